@@ -1,0 +1,260 @@
+/**
+ * Java type descriptors. A service contract names each method's Java parameter and return types
+ * once; the serializer uses them to write values exactly as Java expects (no hand wrapping) and the
+ * codec derives the JVM descriptor string (`Ljava/lang/String;I`) from them. The type parameter is
+ * the TypeScript type of a value of that Java type, so stubs are inferred from the contract.
+ */
+export type JavaKind =
+  | "boolean"
+  | "byte"
+  | "short"
+  | "int"
+  | "long"
+  | "float"
+  | "double"
+  | "char"
+  | "string"
+  | "object"
+  | "date"
+  | "bigdecimal"
+  | "biginteger"
+  | "bytes"
+  | "list"
+  | "set"
+  | "map"
+  | "array"
+  | "class"
+  | "enum"
+  | "time"
+  | "void";
+
+/** A Java long arrives as a number when it fits in ±2^53 and as a bigint beyond; both encode as long. */
+export type JavaLong = number | bigint;
+
+export interface JavaType<T = unknown> {
+  readonly kind: JavaKind;
+  /** The name `Class.getName()` returns: `int`, `java.lang.String`, `[I`, `[Ljava.lang.String;`, `com.foo.User`. */
+  readonly name: string;
+  /** The JVM descriptor: `I`, `Ljava/lang/String;`, `[I`. */
+  readonly descriptor: string;
+  /** Primitives cannot be null; everything else can. */
+  readonly primitive: boolean;
+  /** Element type of a list, set or array. */
+  readonly element?: JavaType;
+  /** Key and value types of a map. */
+  readonly key?: JavaType;
+  readonly value?: JavaType;
+  /** Declared fields of a user class, by Java field name. */
+  readonly fields?: Readonly<Record<string, JavaType>>;
+  /** Constants of an enum, when declared. */
+  readonly constants?: readonly string[];
+  /** Phantom: never set at run time, carries the TypeScript type for inference. */
+  readonly __ts?: T;
+}
+
+export type TsOf<J> = J extends JavaType<infer T> ? T : never;
+
+type TsOfAll<A extends readonly JavaType[]> = { [I in keyof A]: TsOf<A[I]> };
+
+function descriptorOf(name: string): string {
+  if (name.startsWith("[")) return name.replaceAll(".", "/");
+  return `L${name.replaceAll(".", "/")};`;
+}
+
+function make<T>(kind: JavaKind, name: string, extra: Partial<JavaType> = {}): JavaType<T> {
+  const primitiveDescriptor = PRIMITIVE_DESCRIPTORS[name];
+  return Object.freeze({
+    kind,
+    name,
+    descriptor: primitiveDescriptor ?? descriptorOf(name),
+    primitive: primitiveDescriptor !== undefined && name !== "void",
+    ...extra,
+  }) as JavaType<T>;
+}
+
+const PRIMITIVE_DESCRIPTORS: Readonly<Record<string, string>> = {
+  boolean: "Z",
+  byte: "B",
+  short: "S",
+  int: "I",
+  long: "J",
+  float: "F",
+  double: "D",
+  char: "C",
+  void: "V",
+};
+
+/** The array name of an element type, as `Class.getName()` prints it: `[I`, `[Ljava.lang.String;`, `[[I`. */
+function arrayName(element: JavaType): string {
+  if (element.primitive) return `[${element.descriptor}`;
+  if (element.name.startsWith("[")) return `[${element.name}`;
+  return `[L${element.name};`;
+}
+
+function list<T>(element: JavaType<T>, name = "java.util.List"): JavaType<T[]> {
+  return make<T[]>("list", name, { element });
+}
+
+function set<T>(element: JavaType<T>, name = "java.util.Set"): JavaType<Set<T>> {
+  return make<Set<T>>("set", name, { element });
+}
+
+function map<K, V>(key: JavaType<K>, value: JavaType<V>, name = "java.util.Map"): JavaType<Map<K, V>> {
+  return make<Map<K, V>>("map", name, { key, value });
+}
+
+function array<T>(element: JavaType<T>): JavaType<T[]> {
+  return make<T[]>("array", arrayName(element), { element });
+}
+
+type FieldsOf<F extends Record<string, JavaType>> = { [K in keyof F]: TsOf<F[K]> };
+
+/** A user class (a POJO), written as a Hessian class definition with these fields. */
+function javaClass<F extends Record<string, JavaType>>(name: string, fields: F): JavaType<FieldsOf<F>> {
+  return make<FieldsOf<F>>("class", name, { fields: Object.freeze({ ...fields }) });
+}
+
+/** A Java enum; values are the constant names. */
+function javaEnum<const C extends readonly string[]>(name: string, constants?: C): JavaType<C[number]> {
+  return make<C[number]>(
+    "enum",
+    name,
+    constants === undefined ? {} : { constants: Object.freeze([...constants]) },
+  );
+}
+
+/** Any class the contract does not describe: values pass through as decoded. */
+function javaObject<T = unknown>(name: string): JavaType<T> {
+  return make<T>("object", name);
+}
+
+function time<T>(simpleName: string): JavaType<T> {
+  return make<T>("time", `java.time.${simpleName}`);
+}
+
+/** The built-in Java types, named as Java names them. */
+export const java = Object.freeze({
+  boolean: make<boolean>("boolean", "boolean"),
+  byte: make<number>("byte", "byte"),
+  short: make<number>("short", "short"),
+  int: make<number>("int", "int"),
+  long: make<JavaLong>("long", "long"),
+  float: make<number>("float", "float"),
+  double: make<number>("double", "double"),
+  char: make<string>("char", "char"),
+  void: make<void>("void", "void"),
+  Boolean: make<boolean>("boolean", "java.lang.Boolean"),
+  Byte: make<number>("byte", "java.lang.Byte"),
+  Short: make<number>("short", "java.lang.Short"),
+  Integer: make<number>("int", "java.lang.Integer"),
+  Long: make<JavaLong>("long", "java.lang.Long"),
+  Float: make<number>("float", "java.lang.Float"),
+  Double: make<number>("double", "java.lang.Double"),
+  Character: make<string>("char", "java.lang.Character"),
+  String: make<string>("string", "java.lang.String"),
+  Object: make<unknown>("object", "java.lang.Object"),
+  Date: make<Date>("date", "java.util.Date"),
+  /** Decimal values travel as their exact decimal string, e.g. "100.06". */
+  BigDecimal: make<string>("bigdecimal", "java.math.BigDecimal"),
+  BigInteger: make<bigint>("biginteger", "java.math.BigInteger"),
+  /** byte[] */
+  bytes: make<Uint8Array>("bytes", "[B"),
+  LocalDate: time<Date>("LocalDate"),
+  LocalTime: time<string>("LocalTime"),
+  LocalDateTime: time<Date>("LocalDateTime"),
+  Instant: time<Date>("Instant"),
+  Duration: time<string>("Duration"),
+  List: list,
+  ArrayList: <T>(element: JavaType<T>) => list(element, "java.util.ArrayList"),
+  Set: set,
+  HashSet: <T>(element: JavaType<T>) => set(element, "java.util.HashSet"),
+  Map: map,
+  HashMap: <K, V>(key: JavaType<K>, value: JavaType<V>) => map(key, value, "java.util.HashMap"),
+  array,
+  Class: javaClass,
+  enum: javaEnum,
+  type: javaObject,
+});
+
+export type { FieldsOf, TsOfAll };
+
+/** The concatenated JVM descriptors of a parameter list, as Dubbo's request body carries them. */
+export function parameterDescriptor(types: readonly JavaType[]): string {
+  let out = "";
+  for (const t of types) out += t.descriptor;
+  return out;
+}
+
+const BY_DESCRIPTOR: ReadonlyMap<string, JavaType> = new Map(
+  [
+    java.boolean,
+    java.byte,
+    java.short,
+    java.int,
+    java.long,
+    java.float,
+    java.double,
+    java.char,
+    java.Boolean,
+    java.Byte,
+    java.Short,
+    java.Integer,
+    java.Long,
+    java.Float,
+    java.Double,
+    java.Character,
+    java.String,
+    java.Object,
+    java.Date,
+    java.BigDecimal,
+    java.BigInteger,
+    java.bytes,
+  ].map((t) => [t.descriptor, t]),
+);
+
+const COLLECTION_NAMES: ReadonlyMap<string, (name: string) => JavaType> = new Map<
+  string,
+  (name: string) => JavaType
+>([
+  ["java.util.List", (n: string) => list(java.Object, n)],
+  ["java.util.ArrayList", (n: string) => list(java.Object, n)],
+  ["java.util.LinkedList", (n: string) => list(java.Object, n)],
+  ["java.util.Collection", (n: string) => list(java.Object, n)],
+  ["java.util.Set", (n: string) => set(java.Object, n)],
+  ["java.util.HashSet", (n: string) => set(java.Object, n)],
+  ["java.util.Map", (n: string) => map(java.Object, java.Object, n)],
+  ["java.util.HashMap", (n: string) => map(java.Object, java.Object, n)],
+]);
+
+/** The JavaType of one JVM descriptor (`I`, `Ljava/lang/String;`, `[J`). Unknown classes become `object`. */
+export function javaTypeOfDescriptor(descriptor: string): JavaType {
+  const known = BY_DESCRIPTOR.get(descriptor);
+  if (known !== undefined) return known;
+  if (descriptor.startsWith("[")) return array(javaTypeOfDescriptor(descriptor.slice(1)));
+  if (descriptor.startsWith("L") && descriptor.endsWith(";")) {
+    const name = descriptor.slice(1, -1).replaceAll("/", ".");
+    return COLLECTION_NAMES.get(name)?.(name) ?? javaObject(name);
+  }
+  throw new TypeError(
+    `"${descriptor}" is not a JVM type descriptor (expected e.g. I, J, Ljava/lang/String; or [I)`,
+  );
+}
+
+/** Splits a concatenated parameter descriptor (`Ljava/lang/String;I[J`) into JavaTypes. */
+export function parseParameterDescriptor(descriptors: string): JavaType[] {
+  const out: JavaType[] = [];
+  let i = 0;
+  while (i < descriptors.length) {
+    const start = i;
+    while (descriptors[i] === "[") i++;
+    if (descriptors[i] === "L") {
+      const end = descriptors.indexOf(";", i);
+      if (end < 0) throw new TypeError(`unterminated class descriptor at ${i} in "${descriptors}"`);
+      i = end + 1;
+    } else {
+      i++;
+    }
+    out.push(javaTypeOfDescriptor(descriptors.slice(start, i)));
+  }
+  return out;
+}

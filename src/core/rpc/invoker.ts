@@ -1,0 +1,29 @@
+import type { Url } from "../url/url.js";
+import type { Invocation } from "./invocation.js";
+import type { RpcResult } from "./result.js";
+
+/** Anything with a URL that can be asked whether it still works, and destroyed. */
+export interface Node {
+  readonly url: Url;
+  isAvailable(): boolean;
+  destroy(): Promise<void>;
+}
+
+/** The one call shape of every layer: a provider, a remote reference, a cluster, a filtered chain. */
+export interface Invoker extends Node {
+  invoke(inv: Invocation): Promise<RpcResult>;
+}
+
+export interface Exporter {
+  readonly invoker: Invoker;
+  unexport(): Promise<void>;
+}
+
+/** A way to export invokers and to refer to exported ones (`injvm`, `dubbo`, `registry`, …). */
+export interface Protocol {
+  readonly name: string;
+  readonly defaultPort: number;
+  export(invoker: Invoker): Promise<Exporter>;
+  refer(url: Url): Promise<Invoker>;
+  destroy(): Promise<void>;
+}

@@ -4,6 +4,7 @@ export * from "./defaults.js";
 export { BizError, type BizErrorOptions, DEFAULT_EXCEPTION_CLASS } from "./error/biz-error.js";
 export { Code, codeToString } from "./error/code.js";
 export { isRetryable, RpcError, type RpcErrorOptions } from "./error/rpc-error.js";
+export { ExtensionPoint } from "./extension/extension-point.js";
 export * from "./java/java-type.js";
 export type { Filter, InvokeFn } from "./rpc/filter.js";
 export * from "./rpc/invocation.js";

@@ -1,0 +1,63 @@
+import type { Invocation, Invoker, Url } from "../core/index.js";
+
+/**
+ * Why a provider the directory knows was not a candidate for a call; the no-provider error lists
+ * every provider with its reason.
+ */
+export type ExclusionReason =
+  | { readonly kind: "router"; readonly router: string }
+  | { readonly kind: "unavailable" }
+  | { readonly kind: "tried" }
+  | { readonly kind: "disabled"; readonly detail?: string }
+  | { readonly kind: "mismatch"; readonly detail: string };
+
+/**
+ * The providers of one service as the cluster sees them. `list` applies the router chain to the
+ * current immutable snapshot; implementations swap the snapshot on change and never mutate it.
+ */
+export interface Directory {
+  /** The consumer's URL (reference settings). */
+  readonly url: Url;
+  /** Candidates for this invocation, routers applied. */
+  list(inv: Invocation): readonly Invoker[];
+  /** Every provider currently known, before routing. */
+  all(): readonly Invoker[];
+  /** Providers known to the directory but not usable at all, with the reason (disabled, mismatch). */
+  excluded(): ReadonlyMap<string, ExclusionReason>;
+  isAvailable(): boolean;
+  destroy(): Promise<void>;
+}
+
+/** Picks one invoker among candidates. Stateless balancers may be shared; stateful ones are per service. */
+export interface LoadBalance {
+  select(invokers: readonly Invoker[], url: Url, inv: Invocation): Invoker;
+}
+
+/** Creates a balancer; called once per reference (and method where a method overrides `loadbalance`). */
+export type LoadBalanceFactory = () => LoadBalance;
+
+/** One router of the chain. Lower `priority` runs first. */
+export interface Router {
+  readonly name: string;
+  readonly priority: number;
+  /** The rule's URL (`condition://…`, `route://…`), when the router came from one. */
+  readonly url: Url | undefined;
+  route(invokers: readonly Invoker[], consumerUrl: Url, inv: Invocation): readonly Invoker[];
+  /** Called when the provider list changes, for routers that precompute (tag, mock). */
+  notify?(invokers: readonly Invoker[]): void;
+}
+
+export type RouterFactory = (ruleUrl: Url) => Router;
+
+/** Turns a directory into one invoker with a fault-tolerance strategy (failover, failfast, …). */
+export type Cluster = (directory: Directory, context: ClusterContext) => Invoker;
+
+/** What a cluster invoker needs from its application: capabilities, not globals. */
+export interface ClusterContext {
+  /** Looks up a balancer by name (unknown names throw, listing what is registered). */
+  loadBalance(name: string): LoadBalanceFactory;
+  /** Logs a warning (failsafe, failback and friends report what they swallowed). */
+  warn(message: string, error?: unknown): void;
+  /** The randomness source; seeded in tests. Returns [0, 1). */
+  random(): number;
+}

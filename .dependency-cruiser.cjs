@@ -29,7 +29,7 @@ const upwardRules = [...rank].flatMap(([name, r]) => {
       name: `layer-${name}`,
       comment: `src/${name} may not import from a higher layer (${forbidden.join(", ")})`,
       severity: "error",
-      from: { path: `^src/${name}/` },
+      from: { path: `^src/${name}/`, pathNot: "\\.test\\.ts$" },
       to: { path: `^src/(${forbidden.join("|")})/` },
     },
   ];

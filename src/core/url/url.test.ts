@@ -1,28 +1,136 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Url } from "./url.js";
+import { javaUrlDecode, javaUrlEncode } from "./url-encoding.js";
 
+// A real Java Dubbo 2.7.3 provider registration and the node name ZooKeeper holds for it.
 const JAVA_PROVIDER =
   "dubbo://192.168.0.102:20881/com.foo.DemoService?anyhost=true&application=demo&deprecated=false&dubbo=2.0.2&dynamic=true&generic=false&interface=com.foo.DemoService&methods=sayHello,sayHelloAsync&pid=17134&release=2.7.3&side=provider&timestamp=1564826098503&version=1.0.0";
+const JAVA_PROVIDER_NODE =
+  "dubbo%3A%2F%2F192.168.0.102%3A20881%2Fcom.foo.DemoService%3Fanyhost%3Dtrue%26application%3Ddemo%26deprecated%3Dfalse%26dubbo%3D2.0.2%26dynamic%3Dtrue%26generic%3Dfalse%26interface%3Dcom.foo.DemoService%26methods%3DsayHello%2CsayHelloAsync%26pid%3D17134%26release%3D2.7.3%26side%3Dprovider%26timestamp%3D1564826098503%26version%3D1.0.0";
 
 describe("Url", () => {
-  it("parse - round-trips a Java 2.7 provider URL", () => {
+  it("parse - reads every part of a Java 2.7 provider URL", () => {
     const url = Url.parse(JAVA_PROVIDER);
     assert.equal(url.protocol, "dubbo");
     assert.equal(url.host, "192.168.0.102");
     assert.equal(url.port, 20881);
     assert.equal(url.path, "com.foo.DemoService");
+    assert.equal(url.address, "192.168.0.102:20881");
     assert.equal(url.get("methods"), "sayHello,sayHelloAsync");
-    assert.equal(url.toString(), JAVA_PROVIDER);
+    assert.deepEqual(url.list("methods"), ["sayHello", "sayHelloAsync"]);
+    assert.equal(url.number("timestamp", 0), 1564826098503);
+    assert.equal(url.boolean("anyhost", false), true);
     assert.equal(url.serviceKey, "com.foo.DemoService:1.0.0");
   });
 
-  it("encode - matches Java URLEncoder for the ZooKeeper node name", () => {
-    const url = Url.parse(JAVA_PROVIDER);
+  it("toString - round-trips Java's string exactly", () => {
+    assert.equal(Url.parse(JAVA_PROVIDER).toString(), JAVA_PROVIDER);
+  });
+
+  it("toString - sorts parameters by key as Java's TreeMap does", () => {
+    const url = Url.parse("dubbo://1.2.3.4:20880/a.B?version=1&application=x&Zeta=1&dubbo=2.0.2");
+    assert.equal(url.toString(), "dubbo://1.2.3.4:20880/a.B?Zeta=1&application=x&dubbo=2.0.2&version=1");
+  });
+
+  it("encode - equals the node name Java's URLEncoder writes", () => {
+    assert.equal(Url.parse(JAVA_PROVIDER).encode(), JAVA_PROVIDER_NODE);
+  });
+
+  it("decode - parses the Java-written node name back", () => {
+    assert.equal(Url.decode(JAVA_PROVIDER_NODE).toString(), JAVA_PROVIDER);
+  });
+
+  it("decode - reads '+' as space, %24 as '$' and mirrors default. keys", () => {
+    const node =
+      "dubbo%3A%2F%2F10.0.0.1%3A20880%2Fcom.foo.Outer%24Inner%3Fdefault.timeout%3D3000%26interface%3Dcom.foo.Outer%24Inner%26module%3Ddubbogo+certify+server%26default.version%3D2.0";
+    const url = Url.decode(node);
+    assert.equal(url.path, "com.foo.Outer$Inner");
+    assert.equal(url.get("module"), "dubbogo certify server");
+    assert.equal(url.get("timeout"), "3000");
+    assert.equal(url.get("version"), "2.0");
+    assert.equal(url.serviceKey, "com.foo.Outer$Inner:2.0");
+  });
+
+  it("decode - keeps an encoded '&' inside a value, as Java's parseEncodedStr does", () => {
+    const node =
+      "route%3A%2F%2F0.0.0.0%2Fcom.foo.S%3Fcategory%3Drouters%26rule%3Dhost%253D1%2526method%253Dx";
+    const url = Url.decode(node);
+    assert.equal(url.get("rule"), "host%3D1%26method%3Dx");
+    assert.equal(javaUrlDecode(url.get("rule") ?? ""), "host=1&method=x");
+  });
+
+  it("javaUrlEncode - escapes !'()~ and writes space as '+', keeps .-*_", () => {
+    assert.equal(javaUrlEncode("a b!c'd(e)f~g.h-i*j_k"), "a+b%21c%27d%28e%29f%7Eg.h-i*j_k");
+    assert.equal(javaUrlEncode("中"), "%E4%B8%AD");
+    assert.equal(javaUrlDecode(javaUrlEncode("a b!'()~中")), "a b!'()~中");
+  });
+
+  it("parse - reads credentials, IPv6 hosts, no port and no path", () => {
+    const zk = Url.parse("zookeeper://admin:secret@127.0.0.1:2181?backup=127.0.0.1:2182,127.0.0.1:2183");
+    assert.equal(zk.username, "admin");
+    assert.equal(zk.password, "secret");
+    assert.equal(zk.path, "");
+    assert.deepEqual(zk.list("backup"), ["127.0.0.1:2182", "127.0.0.1:2183"]);
+    assert.equal(zk.toString(), "zookeeper://127.0.0.1:2181?backup=127.0.0.1:2182,127.0.0.1:2183");
     assert.equal(
-      url.encode(),
-      "dubbo%3A%2F%2F192.168.0.102%3A20881%2Fcom.foo.DemoService%3Fanyhost%3Dtrue%26application%3Ddemo%26deprecated%3Dfalse%26dubbo%3D2.0.2%26dynamic%3Dtrue%26generic%3Dfalse%26interface%3Dcom.foo.DemoService%26methods%3DsayHello%2CsayHelloAsync%26pid%3D17134%26release%3D2.7.3%26side%3Dprovider%26timestamp%3D1564826098503%26version%3D1.0.0",
+      zk.toFullString(),
+      "zookeeper://admin:secret@127.0.0.1:2181?backup=127.0.0.1:2182,127.0.0.1:2183",
     );
-    assert.equal(Url.decode(url.encode()).toString(), JAVA_PROVIDER);
+
+    const v6 = Url.parse("dubbo://[::1]:20880/com.foo.S");
+    assert.equal(v6.host, "::1");
+    assert.equal(v6.port, 20880);
+    assert.equal(v6.address, "[::1]:20880");
+    assert.equal(v6.toString(), "dubbo://[::1]:20880/com.foo.S");
+
+    const consumer = Url.parse("consumer://10.0.0.7/com.foo.S?category=consumers");
+    assert.equal(consumer.port, 0);
+    assert.equal(consumer.toString(), "consumer://10.0.0.7/com.foo.S?category=consumers");
+  });
+
+  it("parse - a key without '=' is its own value, as in Java", () => {
+    assert.equal(Url.parse("dubbo://h:1/p?flag&x=1").get("flag"), "flag");
+  });
+
+  it("parse - rejects malformed input with a message naming the problem", () => {
+    assert.throws(() => Url.parse(""), /a URL is required/);
+    assert.throws(() => Url.parse("dubbo://host:notaport/x"), /invalid port "notaport"/);
+    assert.throws(() => Url.parse("dubbo://host:99999/x"), /port 99999, above 65535/);
+    assert.throws(() => Url.parse("dubbo://[::1/x"), /unterminated IPv6/);
+    assert.throws(() => Url.parse("1bad://h:1/x"), /invalid protocol "1bad"/);
+    assert.throws(() => Url.decode("dubbo%3A%2F%2Fh%3A1%2Fx%3Fa%3D%ZZ"), /not validly URL-encoded/);
+  });
+
+  it("methodGet - prefers sayHello.timeout, then methods.sayHello.timeout, then timeout", () => {
+    const url = Url.parse("dubbo://h:1/S?timeout=1000&sayHello.timeout=500&methods.bye.timeout=700");
+    assert.equal(url.methodNumber("sayHello", "timeout", 1), 500);
+    assert.equal(url.methodNumber("bye", "timeout", 1), 700);
+    assert.equal(url.methodNumber("other", "timeout", 1), 1000);
+    assert.equal(url.methodNumber("other", "retries", 2), 2);
+  });
+
+  it("typed getters - fall back on absent, empty or malformed values", () => {
+    const url = Url.parse("dubbo://h:1/S?timeout=&retries=abc&sticky=true&check=false");
+    assert.equal(url.number("timeout", 1000), 1000);
+    assert.equal(url.number("retries", 2), 2);
+    assert.equal(url.boolean("sticky", false), true);
+    assert.equal(url.boolean("check", true), false);
+    assert.equal(url.string("loadbalance", "random"), "random");
+  });
+
+  it("with… - derives new URLs and never mutates the original", () => {
+    const url = Url.parse("dubbo://h:1/com.foo.S?group=g&version=1.0");
+    const derived = url.withParams({ timeout: 300, group: undefined }).with({ host: "10.0.0.1", port: 2 });
+    assert.equal(url.toString(), "dubbo://h:1/com.foo.S?group=g&version=1.0");
+    assert.equal(derived.toString(), "dubbo://10.0.0.1:2/com.foo.S?timeout=300&version=1.0");
+    assert.equal(url.serviceKey, "g/com.foo.S:1.0");
+    assert.equal(derived.serviceKey, "com.foo.S:1.0");
+    assert.equal(
+      url.withDefaults({ group: "other", weight: 100 }).toString(),
+      "dubbo://h:1/com.foo.S?group=g&version=1.0&weight=100",
+    );
+    assert.equal(url.withoutParams("group", "version").serviceKey, "com.foo.S");
+    assert.ok(Object.isFrozen(url));
   });
 });

@@ -79,3 +79,51 @@ export const DEFAULT_REGISTRY_SESSION_MS = 60_000;
 export const DEFAULT_REGISTRY_ROOT = "dubbo";
 /** `accesslog` buffer and flush period. */
 export const DEFAULT_ACCESSLOG_FLUSH_MS = 5000;
+/** `sendqueue`: bytes a connection may hold waiting for the peer to read before sends fail (16 MiB). */
+export const DEFAULT_SEND_QUEUE_BYTES = 16 * 1024 * 1024;
+/** Reconnect backoff: first delay, growth factor, cap and ± jitter fraction (gRPC-style, quick first). */
+export const DEFAULT_RECONNECT_INITIAL_MS = 100;
+export const DEFAULT_RECONNECT_MULTIPLIER = 2;
+export const DEFAULT_RECONNECT_MAX_MS = 30_000;
+export const DEFAULT_RECONNECT_JITTER = 0.2;
+/** A fresh connection that drops within this many ms counts as refused (SOFARPC's double check). */
+export const DEFAULT_CONNECTION_DOUBLE_CHECK_MS = 100;
+/** Config layer: `protocol` name of a service's protocol when none is given. */
+export const DEFAULT_PROTOCOL_NAME = "dubbo";
+/** Registry protocol when an address has no `scheme://` (Java's default registry is `dubbo`). */
+export const DEFAULT_REGISTRY_PROTOCOL = "dubbo";
+/** Registry ports when an address has none: ZooKeeper's client port, Java's dubbo registry port. */
+export const DEFAULT_ZOOKEEPER_PORT = 2181;
+export const DEFAULT_DUBBO_REGISTRY_PORT = 9090;
+/** Path of a registry URL (Java `RegistryService`). */
+export const REGISTRY_SERVICE_INTERFACE = "org.apache.dubbo.registry.RegistryService";
+/** Registry `timeout`: ms to connect to the registry (ZooKeeper client connection timeout). */
+export const DEFAULT_REGISTRY_TIMEOUT_MS = 5000;
+/** Registry `register`, `subscribe` and `file.cache` switches. */
+export const DEFAULT_REGISTER = true;
+export const DEFAULT_SUBSCRIBE = true;
+export const DEFAULT_REGISTRY_FILE_CACHE = true;
+/** `actives` (consumer) and `executes` (provider) concurrency limits per method; 0 means none. */
+export const DEFAULT_ACTIVES = 0;
+export const DEFAULT_EXECUTES = 0;
+/** `async` and one-way (`return=false`) calls. */
+export const DEFAULT_ASYNC = false;
+export const DEFAULT_ONEWAY = false;
+/** `delay`: ms to wait before exporting a service. */
+export const DEFAULT_DELAY_MS = 0;
+/** `dynamic`: a provider's registration disappears with its session (ephemeral node). */
+export const DEFAULT_DYNAMIC = true;
+/** `deprecated` and `generic` flags of a provider URL. */
+export const DEFAULT_DEPRECATED = false;
+export const DEFAULT_GENERIC = false;
+/** Application `environment` (Java accepts develop, test, product). */
+export const DEFAULT_ENVIRONMENT = "product";
+/** Deepest nesting of lists, maps and objects a serializer writes or reads before refusing (hostile input). */
+export const DEFAULT_SERIALIZATION_MAX_DEPTH = 512;
+/** `broadcast.fail.percent`: share of failed providers after which broadcast stops calling the rest. */
+export const DEFAULT_BROADCAST_FAIL_PERCENT = 100;
+/**
+ * `script.timeout` on a `script://` router rule URL: ms one evaluation of the rule may run before
+ * it is stopped (and the provider list kept). Java has no limit; a runaway rule would block calls.
+ */
+export const DEFAULT_SCRIPT_ROUTER_TIMEOUT_MS = 50;

@@ -1,0 +1,274 @@
+import type { TlsOptions } from "node:tls";
+import { DEFAULT_SHUTDOWN_WAIT_MS, RpcError } from "../core/index.js";
+import {
+  type Channel,
+  consoleLogger,
+  type Logger,
+  listenTransport,
+  type ServerHandler,
+  type TransportServer,
+} from "../transport/index.js";
+import { type EventCodec, hessian2EventCodec, READONLY_EVENT } from "./event-codec.js";
+import {
+  bodyOf,
+  encodeHeader,
+  FLAG_EVENT,
+  FLAG_REQUEST,
+  FLAG_TWOWAY,
+  readFlags,
+  readId,
+  SERIALIZATION_MASK,
+} from "./header.js";
+import { createHeartbeat, type HeartbeatOptions, type HeartbeatTimer } from "./heartbeat.js";
+import type { ErrorReply, OkReply, ServerRequest } from "./message.js";
+import { Status, statusFromCode } from "./status.js";
+
+/**
+ * Serves one request. Return the OK body (or an {@link OkReply}), an {@link ErrorReply} for another
+ * status, or throw: an `RpcError` answers with its code's status, anything else with SERVICE_ERROR.
+ * For one-way requests the outcome is dropped. Called on the I/O callback: dispatch is the caller's.
+ */
+export type RequestHandler = (
+  request: ServerRequest,
+) => Buffer | OkReply | ErrorReply | Promise<Buffer | OkReply | ErrorReply>;
+
+export interface ExchangeServerOptions extends HeartbeatOptions {
+  readonly host?: string;
+  readonly port: number;
+  /** `accepts`: most connections; 0 means no limit. */
+  readonly accepts?: number;
+  /** `payload`, bytes, enforced on receive (BAD_REQUEST) and send (BAD_RESPONSE). */
+  readonly payloadLimit?: number;
+  readonly sendQueueLimit?: number;
+  readonly tls?: TlsOptions;
+  readonly codec?: EventCodec;
+  readonly logger?: Logger;
+  readonly handler: RequestHandler;
+}
+
+export interface ExchangeServer {
+  readonly port: number;
+  readonly host: string;
+  readonly channels: ReadonlySet<Channel>;
+  /** Requests being served (received, not yet answered), over all channels. */
+  readonly inFlight: number;
+  /** Sends the READONLY event on every channel (consumers stop choosing this provider). */
+  sendReadOnly(): void;
+  /**
+   * Graceful shutdown: stop accepting, send READONLY to every channel, answer new requests with
+   * CHANNEL_INACTIVE (retryable), wait up to `waitMs` for in-flight requests, then close every channel.
+   */
+  close(options?: { readonly waitMs?: number }): Promise<void>;
+}
+
+/** Java answers non-Dubbo bytes as telnet input; we answer one line and close. */
+const NOT_DUBBO_REPLY = "dubbo-ts: this port speaks the Dubbo 2 binary protocol (magic 0xdabb); closing.\r\n";
+const DRAIN_POLL_MS = 10;
+
+function isErrorReply(value: Buffer | OkReply | ErrorReply): value is ErrorReply {
+  return !Buffer.isBuffer(value) && "status" in value;
+}
+
+export async function createExchangeServer(options: ExchangeServerOptions): Promise<ExchangeServer> {
+  const codec = options.codec ?? hessian2EventCodec;
+  const logger = options.logger ?? consoleLogger;
+  const handler = options.handler;
+  const inFlightByChannel = new Map<Channel, number>();
+  const heartbeats = new Map<Channel, HeartbeatTimer>();
+  let inFlight = 0;
+  let closing = false;
+  let nextEventId = 0n;
+
+  function sendError(ch: Channel, id: bigint, status: number, message: string): void {
+    let body = codec.encodeErrorMessage(message);
+    // Under a tiny `payload` the message is cut rather than the answer lost (3 bytes per char at most).
+    if (body.length > ch.payloadLimit)
+      body = codec.encodeErrorMessage(message.slice(0, (ch.payloadLimit - 3) / 3));
+    ch.send(encodeHeader(codec.serializationId, status, id, body.length), body);
+  }
+
+  function answer(ch: Channel, request: ServerRequest, outcome: Buffer | OkReply | ErrorReply): void {
+    if (!ch.isConnected) return;
+    if (isErrorReply(outcome)) {
+      sendError(ch, request.id, outcome.status, outcome.message);
+      return;
+    }
+    const body = Buffer.isBuffer(outcome) ? outcome : outcome.body;
+    const serializationId = Buffer.isBuffer(outcome)
+      ? request.serializationId
+      : (outcome.serializationId ?? request.serializationId);
+    if (body.length > ch.payloadLimit) {
+      // As Java: the consumer learns why at once instead of waiting for its timeout.
+      const message =
+        `the response to request ${request.id} is ${body.length} bytes, over the provider's payload limit ` +
+        `of ${ch.payloadLimit} bytes (set \`payload\` to raise it)`;
+      logger.warn(message);
+      sendError(ch, request.id, Status.BAD_RESPONSE, message);
+      return;
+    }
+    ch.send(encodeHeader(serializationId & SERIALIZATION_MASK, Status.OK, request.id, body.length), body);
+  }
+
+  function fail(ch: Channel, request: ServerRequest, error: unknown): void {
+    if (!request.twoWay || !ch.isConnected) return;
+    const status = error instanceof RpcError ? statusFromCode(error.code) : Status.SERVICE_ERROR;
+    const message = error instanceof Error ? error.message : String(error);
+    sendError(ch, request.id, status, message);
+  }
+
+  function settle(ch: Channel): void {
+    inFlight -= 1;
+    const n = (inFlightByChannel.get(ch) ?? 1) - 1;
+    if (n > 0) inFlightByChannel.set(ch, n);
+    else inFlightByChannel.delete(ch);
+  }
+
+  function safeSend(ch: Channel, fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      logger.warn(`could not answer ${ch.remoteAddress}: ${(error as Error).message}`);
+    }
+  }
+
+  function dispatch(ch: Channel, request: ServerRequest): void {
+    inFlight += 1;
+    inFlightByChannel.set(ch, (inFlightByChannel.get(ch) ?? 0) + 1);
+    let result: ReturnType<RequestHandler>;
+    try {
+      result = handler(request);
+    } catch (error) {
+      settle(ch);
+      safeSend(ch, () => fail(ch, request, error));
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (outcome) => {
+          settle(ch);
+          if (request.twoWay) safeSend(ch, () => answer(ch, request, outcome));
+        },
+        (error: unknown) => {
+          settle(ch);
+          safeSend(ch, () => fail(ch, request, error));
+        },
+      );
+      return;
+    }
+    settle(ch);
+    if (request.twoWay) safeSend(ch, () => answer(ch, request, result));
+  }
+
+  const serverHandler: ServerHandler = {
+    connected(ch) {
+      heartbeats.set(ch, createHeartbeat(ch, options, logger, undefined));
+      if (closing) safeSend(ch, () => sendReadOnlyTo(ch));
+    },
+    frame(ch, frame) {
+      const flags = readFlags(frame);
+      if ((flags & FLAG_REQUEST) === 0) return; // a response to our READONLY or a heartbeat answer
+      const id = readId(frame);
+      const twoWay = (flags & FLAG_TWOWAY) !== 0;
+      if ((flags & FLAG_EVENT) !== 0) {
+        if (twoWay) {
+          // A heartbeat: answer at once with an event response to the same id, as Java's HeartbeatHandler.
+          const body = codec.encodeEvent(null);
+          safeSend(ch, () =>
+            ch.send(encodeHeader(FLAG_EVENT | codec.serializationId, Status.OK, id, body.length), body),
+          );
+        }
+        return;
+      }
+      if (closing) {
+        if (twoWay) {
+          safeSend(ch, () =>
+            sendError(ch, id, Status.CHANNEL_INACTIVE, `the provider at ${ch.localAddress} is shutting down`),
+          );
+        }
+        return;
+      }
+      const request: ServerRequest = {
+        id,
+        twoWay,
+        event: false,
+        serializationId: flags & SERIALIZATION_MASK,
+        body: bodyOf(frame),
+        channel: ch,
+      };
+      dispatch(ch, request);
+    },
+    oversize(ch, header, bodyLength) {
+      const flags = readFlags(header);
+      const message =
+        `the request of ${bodyLength} bytes from ${ch.remoteAddress} exceeds the provider's payload limit ` +
+        `of ${ch.payloadLimit} bytes (set \`payload\` to raise it)`;
+      logger.warn(message);
+      if ((flags & FLAG_REQUEST) !== 0 && (flags & FLAG_TWOWAY) !== 0 && (flags & FLAG_EVENT) === 0) {
+        safeSend(ch, () => sendError(ch, readId(header), Status.BAD_REQUEST, message));
+      }
+    },
+    garbage(ch, _bytes, reason) {
+      logger.warn(`closing the connection from ${ch.remoteAddress}: ${reason}`);
+      safeSend(ch, () => ch.send(Buffer.from(NOT_DUBBO_REPLY), undefined));
+      ch.close();
+    },
+    closed(ch) {
+      heartbeats.get(ch)?.stop();
+      heartbeats.delete(ch);
+    },
+  };
+
+  const transport: TransportServer = await listenTransport({
+    port: options.port,
+    handler: serverHandler,
+    logger,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.accepts === undefined ? {} : { accepts: options.accepts }),
+    ...(options.payloadLimit === undefined ? {} : { payloadLimit: options.payloadLimit }),
+    ...(options.sendQueueLimit === undefined ? {} : { sendQueueLimit: options.sendQueueLimit }),
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
+  });
+
+  function sendReadOnlyTo(ch: Channel): void {
+    if (!ch.isConnected) return;
+    // Java's readonly event: a one-way EVENT request whose data is the string "R".
+    const body = codec.encodeEvent(READONLY_EVENT);
+    const id = nextEventId;
+    nextEventId = BigInt.asIntN(64, nextEventId + 1n);
+    ch.send(encodeHeader(FLAG_REQUEST | FLAG_EVENT | codec.serializationId, 0, id, body.length), body);
+  }
+
+  let closed: Promise<void> | undefined;
+  return {
+    port: transport.port,
+    host: transport.host,
+    channels: transport.channels,
+    get inFlight() {
+      return inFlight;
+    },
+    sendReadOnly() {
+      for (const ch of transport.channels) safeSend(ch, () => sendReadOnlyTo(ch));
+    },
+    close(closeOptions = {}) {
+      closed ??= (async () => {
+        const waitMs = closeOptions.waitMs ?? DEFAULT_SHUTDOWN_WAIT_MS;
+        closing = true;
+        const stopped = transport.stopAccepting();
+        for (const ch of transport.channels) safeSend(ch, () => sendReadOnlyTo(ch));
+        const deadline = Date.now() + waitMs;
+        while (inFlight > 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+        }
+        if (inFlight > 0) {
+          logger.warn(
+            `closing with ${inFlight} requests still in flight after ${waitMs} ms (set \`shutdown.wait\`)`,
+          );
+        }
+        await Promise.all([...transport.channels].map((ch) => ch.whenDrained()));
+        await transport.close();
+        await stopped;
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Channel } from "../transport/index.js";
+
+/** A decoded request. `body` is the serialized payload, opaque here; the protocol layer decodes it. */
+export interface Request {
+  readonly id: bigint;
+  readonly twoWay: boolean;
+  readonly event: boolean;
+  /** The serialization id of the body (2 = hessian2). */
+  readonly serializationId: number;
+  readonly body: Buffer;
+}
+
+/** A decoded response with status OK (others become an `RpcError`). */
+export interface Response {
+  readonly id: bigint;
+  readonly status: number;
+  readonly serializationId: number;
+  readonly body: Buffer;
+}
+
+/** A request as the server hands it to its handler, with the channel it came on. */
+export interface ServerRequest extends Request {
+  readonly channel: Channel;
+}
+
+/** What the service/method of a call are called, for error messages. Create one per method, not per call. */
+export interface CallLabels {
+  readonly service: string;
+  readonly method: string;
+}
+
+/**
+ * A provider's answer other than OK: the status byte and the error message the consumer sees
+ * (written as a serialized UTF string, as Java's `ExchangeCodec` does).
+ */
+export interface ErrorReply {
+  readonly status: number;
+  readonly message: string;
+}
+
+/** An OK answer: the serialized body, in `serializationId` (default: the request's). */
+export interface OkReply {
+  readonly body: Buffer;
+  readonly serializationId?: number;
+}

@@ -1,0 +1,199 @@
+import type { Socket } from "node:net";
+import { Code, RpcError } from "../core/index.js";
+import { HEADER_LENGTH } from "./frame.js";
+import { createFrameDecoder } from "./frame-decoder.js";
+
+/** What a channel reports to the layer above. Called on the socket's I/O callback. */
+export interface ChannelHandler {
+  frame(channel: Channel, frame: Buffer): void;
+  /** A received frame's body exceeded `payload`; its body was skipped (see `FrameSink.oversize`). */
+  oversize(channel: Channel, header: Buffer, bodyLength: number): void;
+  /** The peer sent bytes that are not Dubbo frames; the channel stops decoding. */
+  garbage(channel: Channel, bytes: Buffer, reason: string): void;
+  /** The socket closed, once. `error` is set when it closed on a failure. */
+  closed(channel: Channel, error: Error | undefined): void;
+}
+
+export interface ChannelOptions {
+  /** Largest frame body accepted or sent, bytes (`payload`). */
+  readonly payloadLimit: number;
+  /** Bytes that may wait for `drain` before `send` fails (the send queue bound). */
+  readonly sendQueueLimit: number;
+}
+
+/** One TCP (or TLS) connection carrying Dubbo frames, in either role. */
+export interface Channel {
+  /** `host:port` of the peer, as given when the socket was opened. */
+  readonly remoteAddress: string;
+  readonly localAddress: string;
+  /** `Date.now()` of the last bytes read or written, for idle detection. */
+  readonly lastReadAt: number;
+  readonly lastWriteAt: number;
+  readonly isConnected: boolean;
+  /** True while the socket refused more data and sends wait for `drain`. */
+  readonly isBackpressured: boolean;
+  /** Bytes waiting for `drain` in this channel's own queue. */
+  readonly queuedBytes: number;
+  readonly payloadLimit: number;
+  /**
+   * Writes one frame given as its 16-byte header and its body. Writes within one tick are coalesced
+   * (cork/uncork). While the socket is backpressured the frame waits for `drain`; beyond
+   * `sendQueueLimit` waiting bytes, or for a body over `payload`, it throws an `RpcError`.
+   */
+  send(header: Buffer, body: Buffer | undefined): void;
+  /** Resolves when nothing waits in the send queue (at once if nothing does). */
+  whenDrained(): Promise<void>;
+  /** Flushes what is queued, then ends the connection. */
+  close(): void;
+  /** Ends the connection now. */
+  destroy(error?: Error): void;
+}
+
+function formatAddress(host: string | undefined, port: number | undefined): string {
+  if (host === undefined) return "unknown";
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+export function createChannel(
+  socket: Socket,
+  handler: ChannelHandler,
+  options: ChannelOptions,
+  remoteAddress = formatAddress(socket.remoteAddress, socket.remotePort),
+): Channel {
+  const localAddress = formatAddress(socket.localAddress, socket.localPort);
+  let lastReadAt = Date.now();
+  let lastWriteAt = lastReadAt;
+  let connected = !socket.destroyed;
+  let corked = false;
+  let blocked = false;
+  let queue: Buffer[] = [];
+  let queuedBytes = 0;
+  let drainWaiters: Array<() => void> = [];
+  let closing = false;
+  let failure: Error | undefined;
+
+  const uncork = (): void => {
+    corked = false;
+    socket.uncork();
+  };
+
+  function write(buf: Buffer): void {
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      process.nextTick(uncork);
+    }
+    if (!socket.write(buf)) blocked = true;
+  }
+
+  function flushQueue(): void {
+    blocked = false;
+    let i = 0;
+    while (i < queue.length && !blocked && connected) {
+      const buf = queue[i]!;
+      queuedBytes -= buf.length;
+      i += 1;
+      write(buf);
+    }
+    queue = i === queue.length ? [] : queue.slice(i);
+    if (queue.length === 0) {
+      queuedBytes = 0;
+      const waiters = drainWaiters;
+      drainWaiters = [];
+      for (const w of waiters) w();
+      if (closing) socket.end();
+    }
+  }
+
+  const channel: Channel = {
+    remoteAddress,
+    localAddress,
+    get lastReadAt() {
+      return lastReadAt;
+    },
+    get lastWriteAt() {
+      return lastWriteAt;
+    },
+    get isConnected() {
+      return connected;
+    },
+    get isBackpressured() {
+      return blocked;
+    },
+    get queuedBytes() {
+      return queuedBytes;
+    },
+    payloadLimit: options.payloadLimit,
+    send(header, body) {
+      if (!connected || closing) {
+        throw new RpcError(`the connection to ${remoteAddress} is closed`, Code.Unavailable, {
+          cause: failure,
+        });
+      }
+      const bodyLength = body === undefined ? header.length - HEADER_LENGTH : body.length;
+      if (bodyLength > options.payloadLimit) {
+        throw new RpcError(
+          `a frame body of ${bodyLength} bytes to ${remoteAddress} exceeds the payload limit of ` +
+            `${options.payloadLimit} bytes (set \`payload\` to raise it)`,
+          Code.InvalidArgument,
+        );
+      }
+      lastWriteAt = Date.now();
+      if (!blocked) {
+        write(header);
+        if (body !== undefined && body.length > 0) write(body);
+        return;
+      }
+      const size = header.length + (body === undefined ? 0 : body.length);
+      if (queuedBytes + size > options.sendQueueLimit) {
+        throw new RpcError(
+          `the send queue to ${remoteAddress} is full: ${queuedBytes} bytes wait for the peer to read ` +
+            `(limit ${options.sendQueueLimit} bytes, set \`sendqueue\`); the peer reads too slowly`,
+          Code.ResourceExhausted,
+        );
+      }
+      queue.push(header);
+      if (body !== undefined && body.length > 0) queue.push(body);
+      queuedBytes += size;
+    },
+    whenDrained() {
+      if (queue.length === 0 || !connected) return Promise.resolve();
+      return new Promise((resolve) => drainWaiters.push(resolve));
+    },
+    close() {
+      if (!connected || closing) return;
+      closing = true;
+      if (queue.length === 0) socket.end();
+    },
+    destroy(error) {
+      if (error !== undefined && failure === undefined) failure = error;
+      socket.destroy();
+    },
+  };
+
+  const decoder = createFrameDecoder(options.payloadLimit, {
+    frame: (frame) => handler.frame(channel, frame),
+    oversize: (header, length) => handler.oversize(channel, header, length),
+    garbage: (bytes, reason) => handler.garbage(channel, bytes, reason),
+  });
+
+  socket.on("data", (chunk: Buffer) => {
+    lastReadAt = Date.now();
+    decoder.push(chunk);
+  });
+  socket.on("drain", flushQueue);
+  socket.on("error", (error: Error) => {
+    if (failure === undefined) failure = error;
+  });
+  socket.once("close", () => {
+    connected = false;
+    blocked = false;
+    queue = [];
+    queuedBytes = 0;
+    const waiters = drainWaiters;
+    drainWaiters = [];
+    for (const w of waiters) w();
+    handler.closed(channel, failure);
+  });
+  return channel;
+}

@@ -56,6 +56,14 @@ if (files.length === 0) {
 run(
   `tests (${files.length} files)`,
   process.execPath,
-  ["--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=2", "--test-timeout=120000", ...files],
+  [
+    "--import",
+    "tsx",
+    "--test",
+    "--test-reporter=spec",
+    "--test-concurrency=2",
+    "--test-timeout=120000",
+    ...files,
+  ],
   { DUBBO_TS_TEST: "1" },
 );

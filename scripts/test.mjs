@@ -3,7 +3,7 @@
 // after making sure the real peers the tests need (Java Hessian, ZooKeeper) are present.
 // Usage: npm test [-- --only-tests] [-- <path filter>...]
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensureSystemPackages } from "./system-deps.mjs";
 
@@ -25,7 +25,7 @@ function run(label, command, args, env = {}) {
 
 function testFiles() {
   const files = [];
-  for (const root of ["src", "test"]) {
+  for (const root of ["src", "test"].filter((r) => existsSync(r))) {
     for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
       if (entry.isFile() && entry.name.endsWith(".test.ts"))
         files.push(join(entry.parentPath ?? entry.path, entry.name));

@@ -127,3 +127,5 @@ export const DEFAULT_BROADCAST_FAIL_PERCENT = 100;
  * it is stopped (and the provider list kept). Java has no limit; a runaway rule would block calls.
  */
 export const DEFAULT_SCRIPT_ROUTER_TIMEOUT_MS = 50;
+/** Dubbo's fastjson serialization id (the JSON serialization). */
+export const FASTJSON_SERIALIZATION_ID = 6;

@@ -1,0 +1,216 @@
+// Starts a real standalone ZooKeeper (Debian's `zookeeper` package) for tests: a free loopback port,
+// a fresh temp data dir, a generated zoo.cfg with a short tick so session-expiry tests are fast.
+// The server runs in its own process group and is stopped by pid, never by name.
+//
+//   import { startZooKeeper } from "../../scripts/zookeeper.mjs";
+//   const zk = await startZooKeeper();          // one server per test file (the JVM takes seconds)
+//   ... zookeeper://${zk.connectString} ...
+//   await zk.restart();                         // same port, same data: sessions survive if quick
+//   await zk.stop();                            // in after(); also removes the data dir
+//
+// Run it by hand: `node scripts/zookeeper.mjs` prints the connect string and runs until Ctrl-C.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const JAVA_DIR = "/usr/share/java";
+const ZOOKEEPER_JAR = `${JAVA_DIR}/zookeeper.jar`;
+const MAIN_CLASS = "org.apache.zookeeper.server.ZooKeeperServerMain";
+const HOST = "127.0.0.1";
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** Every server this process started, so a crashed test run does not leave a JVM behind. */
+const running = new Set();
+let exitHookInstalled = false;
+
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const pid of running) killGroup(pid, "SIGKILL");
+  });
+}
+
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+/** Sends a four-letter command (`ruok`, `stat`, `cons`, ...) and returns the reply text. */
+export function fourLetterWord(port, word, timeoutMs = 2000) {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: HOST, port });
+    let reply = "";
+    socket.setTimeout(timeoutMs, () =>
+      socket.destroy(new Error(`no reply to ${word} within ${timeoutMs} ms`)),
+    );
+    socket.on("connect", () => socket.write(word));
+    socket.on("data", (chunk) => {
+      reply += chunk.toString("utf8");
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(reply));
+  });
+}
+
+function writeConfig(dataDir, port) {
+  const file = join(dataDir, "zoo.cfg");
+  writeFileSync(
+    file,
+    [
+      "tickTime=500",
+      "minSessionTimeout=1000",
+      "maxSessionTimeout=60000",
+      `dataDir=${join(dataDir, "data")}`,
+      `clientPort=${port}`,
+      `clientPortAddress=${HOST}`,
+      "admin.enableServer=false",
+      "4lw.commands.whitelist=*",
+      "maxClientCnxns=0",
+      "",
+    ].join("\n"),
+  );
+  return file;
+}
+
+function launch(configFile, logFile) {
+  const classpath = [ZOOKEEPER_JAR, `${JAVA_DIR}/slf4j-simple.jar`].join(":");
+  const log = openSync(logFile, "a");
+  const child = spawn(
+    "java",
+    ["-Xms32m", "-Xmx256m", "-XX:+UseSerialGC", "-cp", classpath, MAIN_CLASS, configFile],
+    { detached: true, stdio: ["ignore", log, log] },
+  );
+  child.unref();
+  return child;
+}
+
+async function waitUntilServing(port, child, logFile) {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`ZooKeeper exited during start (code ${child.exitCode}); see ${logFile}`);
+    try {
+      // `ruok` says imok before the server serves requests; `srvr` reports a Mode only once it does.
+      if (
+        (await fourLetterWord(port, "ruok", 1000)) === "imok" &&
+        /Mode:/.test(await fourLetterWord(port, "srvr", 1000))
+      )
+        return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(
+    `ZooKeeper did not answer ruok on ${HOST}:${port} within ${START_TIMEOUT_MS} ms; see ${logFile}`,
+  );
+}
+
+function waitForExit(child, timeoutMs) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  killGroup(child.pid, "SIGTERM");
+  if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
+    killGroup(child.pid, "SIGKILL");
+    await waitForExit(child, STOP_TIMEOUT_MS);
+  }
+}
+
+/**
+ * Starts a standalone ZooKeeper on a free loopback port (or `options.port`).
+ * @returns {Promise<import("./zookeeper.d.mts").ZooKeeperServer>}
+ */
+export async function startZooKeeper(options = {}) {
+  if (!existsSync(ZOOKEEPER_JAR)) {
+    throw new Error(
+      `ZooKeeper is not installed (${ZOOKEEPER_JAR} is missing): run \`sudo apt-get install -y zookeeper\``,
+    );
+  }
+  installExitHook();
+  const dataDir = mkdtempSync(join(tmpdir(), "dubbo-ts-zk-"));
+  const port = options.port ?? (await freePort());
+  const configFile = writeConfig(dataDir, port);
+  const logFile = join(dataDir, "zookeeper.log");
+  let child;
+
+  async function start() {
+    child = launch(configFile, logFile);
+    running.add(child.pid);
+    try {
+      await waitUntilServing(port, child, logFile);
+    } catch (error) {
+      await stopChild(child);
+      running.delete(child.pid);
+      throw error;
+    }
+  }
+
+  async function stopServer() {
+    await stopChild(child);
+    running.delete(child.pid);
+  }
+
+  await start();
+  let removed = false;
+  return {
+    port,
+    connectString: `${HOST}:${port}`,
+    dataDir,
+    logFile,
+    get pid() {
+      return child.pid;
+    },
+    /** Stops the server and keeps the data dir, so `start()` brings back the same tree and sessions. */
+    halt: stopServer,
+    start,
+    async restart() {
+      await stopServer();
+      await start();
+    },
+    async stop() {
+      await stopServer();
+      if (!removed && options.keepData !== true) rmSync(dataDir, { recursive: true, force: true });
+      removed = true;
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const zk = await startZooKeeper();
+  process.stdout.write(
+    `ZooKeeper ${zk.connectString} (pid ${zk.pid}, data ${zk.dataDir}); Ctrl-C stops it\n`,
+  );
+  const stop = () => zk.stop().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  setInterval(() => {}, 1 << 30);
+}

@@ -1,0 +1,200 @@
+import { Code, DEFAULT_DYNAMIC, DEFAULT_REGISTRY_FILE_CACHE, RpcError, Url } from "../core/index.js";
+import type { NotifyListener, Registry, RegistryLogger } from "./registry.js";
+import { ANY_VALUE, consoleRegistryLogger, EMPTY_PROTOCOL } from "./registry.js";
+import { RegistryCacheFile, registryCachePath } from "./registry-cache.js";
+import { categoryOf, isMatch } from "./url-match.js";
+
+export interface RegistryOptions {
+  readonly logger?: RegistryLogger;
+}
+
+interface Subscription {
+  readonly url: Url;
+  readonly listeners: Set<NotifyListener>;
+}
+
+/**
+ * Bookkeeping every registry shares (Java's `AbstractRegistry`): what this process registered and
+ * subscribed, the last lists notified per subscription, and the local cache file of those lists.
+ * Subclasses do the remote work; this class never talks to a server.
+ */
+export abstract class AbstractRegistry implements Registry {
+  readonly url: Url;
+  protected readonly logger: RegistryLogger;
+  readonly #registered = new Map<string, Url>();
+  readonly #subscribed = new Map<string, Subscription>();
+  /** subscription URL → category → the last full list notified. */
+  readonly #notified = new Map<string, Map<string, readonly Url[]>>();
+  readonly #cache: RegistryCacheFile | undefined;
+  #destroyed = false;
+
+  constructor(url: Url, options: RegistryOptions = {}) {
+    this.url = url;
+    this.logger = options.logger ?? consoleRegistryLogger;
+    this.#cache = url.boolean("file.cache", DEFAULT_REGISTRY_FILE_CACHE)
+      ? new RegistryCacheFile({
+          file: registryCachePath(url),
+          sync: url.boolean("save.file", false),
+          logger: this.logger,
+        })
+      : undefined;
+  }
+
+  abstract isAvailable(): boolean;
+
+  /** The cache file in use, or undefined with `file.cache=false`. */
+  get cacheFile(): RegistryCacheFile | undefined {
+    return this.#cache;
+  }
+
+  get destroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  registered(): Url[] {
+    return [...this.#registered.values()];
+  }
+
+  /** Every subscription URL with its listeners. */
+  subscribed(): Array<{ url: Url; listeners: NotifyListener[] }> {
+    return [...this.#subscribed.values()].map((s) => ({ url: s.url, listeners: [...s.listeners] }));
+  }
+
+  /** The last lists notified for a subscription URL, per category. */
+  notified(url: Url): ReadonlyMap<string, readonly Url[]> {
+    return this.#notified.get(url.toFullString()) ?? new Map();
+  }
+
+  async register(url: Url): Promise<void> {
+    this.assertUsable("register", url);
+    this.#registered.set(url.toFullString(), url);
+  }
+
+  async unregister(url: Url): Promise<void> {
+    this.assertUsable("unregister", url);
+    this.#registered.delete(url.toFullString());
+  }
+
+  async subscribe(url: Url, listener: NotifyListener): Promise<void> {
+    this.assertUsable("subscribe", url);
+    if (typeof listener !== "function") {
+      throw new RpcError(`subscribe to ${url.serviceKey} needs a listener function`, Code.InvalidArgument);
+    }
+    const key = url.toFullString();
+    let subscription = this.#subscribed.get(key);
+    if (subscription === undefined) {
+      subscription = { url, listeners: new Set() };
+      this.#subscribed.set(key, subscription);
+    }
+    subscription.listeners.add(listener);
+  }
+
+  async unsubscribe(url: Url, listener: NotifyListener): Promise<void> {
+    this.assertUsable("unsubscribe", url);
+    const key = url.toFullString();
+    const subscription = this.#subscribed.get(key);
+    if (subscription === undefined) return;
+    subscription.listeners.delete(listener);
+    if (subscription.listeners.size === 0) {
+      this.#subscribed.delete(key);
+      this.#notified.delete(key);
+    }
+  }
+
+  /** Default lookup: what the last notifications said (subclasses ask the server). */
+  async lookup(url: Url): Promise<Url[]> {
+    const out: Url[] = [];
+    for (const urls of this.notified(url).values())
+      for (const u of urls) if (u.protocol !== EMPTY_PROTOCOL) out.push(u);
+    return out;
+  }
+
+  /**
+   * Delivers lists to one listener (Java's `AbstractRegistry.notify`): keeps only the URLs the
+   * subscription matches, groups them by category, records each category's full list, calls the
+   * listener once with every category of this batch, and updates the cache file. A listener's
+   * exception propagates (the failback layer retries it).
+   */
+  protected notify(url: Url, listener: NotifyListener, urls: readonly Url[]): void {
+    if (urls.length === 0 && url.serviceInterface !== ANY_VALUE) {
+      this.logger.warn(`ignoring an empty notification for ${url.serviceKey}`);
+      return;
+    }
+    const byCategory = new Map<string, Url[]>();
+    for (const u of urls) {
+      if (!isMatch(url, u)) continue;
+      const category = categoryOf(u);
+      let list = byCategory.get(category);
+      if (list === undefined) {
+        list = [];
+        byCategory.set(category, list);
+      }
+      list.push(u);
+    }
+    if (byCategory.size === 0) return;
+    const key = url.toFullString();
+    let notified = this.#notified.get(key);
+    if (notified === undefined) {
+      notified = new Map();
+      this.#notified.set(key, notified);
+    }
+    const batch: Url[] = [];
+    for (const [category, list] of byCategory) {
+      notified.set(category, list);
+      batch.push(...list);
+    }
+    this.#saveCache(url, notified);
+    listener(batch);
+  }
+
+  /** The URLs the cache file holds for a subscription, or none. */
+  protected cachedUrls(url: Url): Url[] {
+    return this.#cache?.urls(url.serviceKey, Url.parse) ?? [];
+  }
+
+  /** Unregisters dynamic URLs and drops subscriptions, remotely through the subclass, then locally. */
+  async destroy(): Promise<void> {
+    if (this.#destroyed) return;
+    for (const url of this.registered()) {
+      if (!url.boolean("dynamic", DEFAULT_DYNAMIC)) continue;
+      try {
+        await this.unregister(url);
+      } catch (error) {
+        this.logger.warn(`destroy: could not unregister ${url.toString()} from ${this.url.address}`, error);
+      }
+    }
+    for (const { url, listeners } of this.subscribed()) {
+      for (const listener of listeners) {
+        try {
+          await this.unsubscribe(url, listener);
+        } catch (error) {
+          this.logger.warn(
+            `destroy: could not unsubscribe ${url.serviceKey} from ${this.url.address}`,
+            error,
+          );
+        }
+      }
+    }
+    this.#destroyed = true;
+    await this.#cache?.flush();
+  }
+
+  protected assertUsable(operation: string, url: Url): void {
+    if (!(url instanceof Url)) {
+      throw new RpcError(`${operation} needs a Url (got ${String(url)})`, Code.InvalidArgument);
+    }
+    if (this.#destroyed) {
+      throw new RpcError(
+        `cannot ${operation} ${url.serviceKey}: registry ${this.url.address} is destroyed`,
+        Code.FailedPrecondition,
+      );
+    }
+  }
+
+  #saveCache(url: Url, notified: ReadonlyMap<string, readonly Url[]>): void {
+    if (this.#cache === undefined) return;
+    const all: Url[] = [];
+    for (const list of notified.values()) all.push(...list);
+    this.#cache.set(url.serviceKey, all);
+  }
+}

@@ -1,0 +1,70 @@
+import type { Url } from "../core/index.js";
+
+/**
+ * Receives the registry's view of what a subscription matches. Every call carries the complete,
+ * current list of each category it contains (`providers`, `routers`, `configurators`,
+ * `consumers`); a category absent from a call is unchanged, and a category that became empty
+ * arrives as one `empty://` URL carrying `category=<name>` (Java's `toUrlsWithEmpty`).
+ * As in Java, the first lists are delivered synchronously during `subscribe`, before its promise
+ * resolves; later changes arrive whenever the registry sees them. A listener that throws is
+ * called again later with the latest lists (failback).
+ */
+export type NotifyListener = (urls: readonly Url[]) => void;
+
+/**
+ * A service registry (Dubbo's `RegistryService`). URLs are the configuration bus: providers
+ * register `dubbo://…?side=provider`, consumers register `consumer://…?category=consumers` and
+ * subscribe with `category=providers,configurators,routers`.
+ */
+export interface Registry {
+  /** The registry's own URL, e.g. `zookeeper://127.0.0.1:2181?backup=…`. */
+  readonly url: Url;
+  /** Publishes `url` (ephemeral unless `dynamic=false`); remembered and re-published after a loss. */
+  register(url: Url): Promise<void>;
+  unregister(url: Url): Promise<void>;
+  /**
+   * Starts delivering the lists `url` matches (interface, `category`, group, version, classifier;
+   * interface `*` means every service). The first lists reach `listener` before this resolves.
+   * With `check=true` (the default) a failure rejects; with `check=false`, or when the local cache
+   * file has lists for this service, it is retried in the background instead.
+   */
+  subscribe(url: Url, listener: NotifyListener): Promise<void>;
+  unsubscribe(url: Url, listener: NotifyListener): Promise<void>;
+  /** The URLs `url` matches right now, without subscribing (no `empty://` placeholders). */
+  lookup(url: Url): Promise<Url[]>;
+  /** Whether the registry is connected now. */
+  isAvailable(): boolean;
+  /** Unregisters every dynamic URL, drops every subscription, and releases connections and timers. */
+  destroy(): Promise<void>;
+}
+
+/** Where a registry reports what it recovered from (failed retries, unreadable nodes, cache errors). */
+export interface RegistryLogger {
+  warn(message: string, error?: unknown): void;
+  info?(message: string): void;
+}
+
+export const consoleRegistryLogger: RegistryLogger = {
+  warn(message, error) {
+    if (error === undefined) console.warn(`[dubbo-ts registry] ${message}`);
+    else console.warn(`[dubbo-ts registry] ${message}`, error);
+  },
+};
+
+/** URL parameter keys and values of the registry layer (Java's names). */
+export const CATEGORY_KEY = "category";
+export const PROVIDERS_CATEGORY = "providers";
+export const CONSUMERS_CATEGORY = "consumers";
+export const ROUTERS_CATEGORY = "routers";
+export const CONFIGURATORS_CATEGORY = "configurators";
+export const DEFAULT_CATEGORY = PROVIDERS_CATEGORY;
+export const ALL_CATEGORIES = [
+  PROVIDERS_CATEGORY,
+  CONSUMERS_CATEGORY,
+  ROUTERS_CATEGORY,
+  CONFIGURATORS_CATEGORY,
+] as const;
+/** The protocol of the placeholder that says "this category is now empty". */
+export const EMPTY_PROTOCOL = "empty";
+export const CONSUMER_PROTOCOL = "consumer";
+export const ANY_VALUE = "*";

@@ -1,0 +1,241 @@
+import zookeeper from "node-zookeeper-client";
+import { Code, RpcError } from "../../core/index.js";
+
+/**
+ * A promise-based face over the npm `node-zookeeper-client`, exposing only what the registry uses.
+ * Every operation fails fast with `Unavailable` when the session is not connected (the library
+ * would otherwise queue it until a reconnect) and is bounded by `operationTimeoutMs`.
+ */
+export interface ZkClientOptions {
+  /** `host:port,host:port` (the main address then the `backup=` ones). */
+  readonly connectString: string;
+  readonly sessionTimeoutMs: number;
+  readonly operationTimeoutMs: number;
+  /** `user:password` for the `digest` scheme, sent on every (re)connect. */
+  readonly digest?: string | undefined;
+}
+
+export type ZkState = "connected" | "disconnected" | "expired" | "auth-failed";
+
+export interface ZkNodeStat {
+  /** The owning session id as 16 hex digits, or all zeros for a persistent node. */
+  readonly ephemeralOwner: string;
+}
+
+/** A ZooKeeper error code, for callers that branch on NODE_EXISTS or NO_NODE. */
+export const ZkErrorCode = {
+  NO_NODE: zookeeper.Exception.NO_NODE,
+  NODE_EXISTS: zookeeper.Exception.NODE_EXISTS,
+} as const;
+
+export function zkErrorCode(error: unknown): number | undefined {
+  let e: unknown = error;
+  while (e instanceof Error || (typeof e === "object" && e !== null)) {
+    const code = (e as { code?: unknown }).code;
+    const name = (e as { name?: unknown }).name;
+    if (typeof code === "number" && typeof name === "string" && name !== "RpcError") return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The library's connection internals the handshake watchdog looks at (not part of its typings). */
+interface ConnectionInternals {
+  readonly state?: number;
+  readonly socket?: { readonly connecting?: boolean; readonly destroyed?: boolean; destroy(): void };
+}
+const LIB_STATE_CONNECTING = 1;
+
+export class ZkClient {
+  readonly #client: zookeeper.Client;
+  readonly #options: ZkClientOptions;
+  #connected = false;
+  #closed = false;
+  readonly #stateListeners = new Set<(state: ZkState) => void>();
+  #watchdog: NodeJS.Timeout | undefined;
+
+  constructor(options: ZkClientOptions) {
+    this.#options = options;
+    this.#client = zookeeper.createClient(options.connectString, {
+      sessionTimeout: options.sessionTimeoutMs,
+      spinDelay: 1000,
+      retries: 0,
+    });
+    if (options.digest !== undefined) this.#client.addAuthInfo("digest", Buffer.from(options.digest));
+    this.#client.on("connected", () => this.#setState("connected"));
+    this.#client.on("connectedReadOnly", () => this.#setState("connected"));
+    this.#client.on("disconnected", () => this.#setState("disconnected"));
+    this.#client.on("expired", () => this.#setState("expired"));
+    this.#client.on("authenticationFailed", () => this.#setState("auth-failed"));
+  }
+
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  /** The session id as 16 hex digits (what `ephemeralOwner` holds). */
+  get sessionId(): string {
+    return this.#client.getSessionId().toString("hex");
+  }
+
+  get sessionPassword(): Buffer {
+    return this.#client.getSessionPassword();
+  }
+
+  onState(listener: (state: ZkState) => void): void {
+    this.#stateListeners.add(listener);
+  }
+
+  /** Starts connecting; resolves once connected, rejects after `timeoutMs` (the client keeps trying). */
+  connect(timeoutMs: number): Promise<void> {
+    this.#client.connect();
+    this.#startWatchdog();
+    if (this.#connected) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#stateListeners.delete(onState);
+        reject(
+          new RpcError(
+            `could not connect to ZooKeeper ${this.#options.connectString} within ${timeoutMs} ms (registry URL parameter timeout)`,
+            Code.Unavailable,
+          ),
+        );
+      }, timeoutMs);
+      timer.unref();
+      const onState = (state: ZkState): void => {
+        if (state === "disconnected") return;
+        clearTimeout(timer);
+        this.#stateListeners.delete(onState);
+        if (state === "connected") resolve();
+        else reject(new RpcError(`ZooKeeper ${this.#options.connectString}: ${state}`, Code.Unavailable));
+      };
+      this.#stateListeners.add(onState);
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#connected = false;
+    clearInterval(this.#watchdog);
+    this.#stateListeners.clear();
+    this.#client.removeAllListeners();
+    // Swallow late library events (a socket error after close must not become an unhandled 'error').
+    this.#client.on("error", () => {});
+    this.#client.close();
+  }
+
+  /** Creates a node; `ephemeral` nodes die with the session. */
+  create(path: string, ephemeral: boolean): Promise<void> {
+    const mode = ephemeral ? zookeeper.CreateMode.EPHEMERAL : zookeeper.CreateMode.PERSISTENT;
+    return this.#call(`create ${path}`, (done) => this.#client.create(path, Buffer.alloc(0), mode, done));
+  }
+
+  /** Creates `path` and its missing parents as persistent nodes; existing ones are fine. */
+  mkdirp(path: string): Promise<void> {
+    return this.#call(`mkdirp ${path}`, (done) => this.#client.mkdirp(path, done));
+  }
+
+  remove(path: string): Promise<void> {
+    return this.#call(`remove ${path}`, (done) => this.#client.remove(path, -1, done));
+  }
+
+  /** The node's stat, or undefined when it does not exist. */
+  async stat(path: string): Promise<ZkNodeStat | undefined> {
+    const stat = await this.#call<zookeeper.Stat | undefined>(`exists ${path}`, (done) =>
+      this.#client.exists(path, done),
+    );
+    return stat === undefined || stat === null
+      ? undefined
+      : { ephemeralOwner: stat.ephemeralOwner.toString("hex") };
+  }
+
+  /**
+   * The children of `path`, or undefined when it does not exist. With a watcher, the server calls
+   * it once on the next change (the library de-duplicates one function per path and re-installs
+   * pending watches after a reconnect of the same session).
+   */
+  getChildren(path: string, watcher?: () => void): Promise<string[] | undefined> {
+    return this.#call<string[] | undefined>(`getChildren ${path}`, (done) => {
+      if (watcher === undefined) this.#client.getChildren(path, done);
+      else this.#client.getChildren(path, watcher, done);
+    }).catch((error: unknown) => {
+      if (zkErrorCode(error) === zookeeper.Exception.NO_NODE) return undefined;
+      throw error;
+    });
+  }
+
+  /**
+   * The library bounds the TCP connect but not the session handshake after it: a server that
+   * accepts while still starting and never answers would hold the client forever. A socket stuck
+   * in the handshake for two checks in a row is destroyed, and the library moves on to retry.
+   */
+  #startWatchdog(): void {
+    if (this.#watchdog !== undefined) return;
+    let suspect: unknown;
+    this.#watchdog = setInterval(
+      () => {
+        const internals = this.#internals();
+        const socket = internals?.socket;
+        const stuck =
+          !this.#connected &&
+          internals?.state === LIB_STATE_CONNECTING &&
+          socket !== undefined &&
+          socket.connecting === false &&
+          socket.destroyed !== true;
+        if (!stuck) suspect = undefined;
+        else if (suspect !== socket) suspect = socket;
+        else {
+          suspect = undefined;
+          socket.destroy();
+        }
+      },
+      Math.min(Math.max(this.#options.operationTimeoutMs, 500), 5000),
+    );
+    this.#watchdog.unref();
+  }
+
+  #internals(): ConnectionInternals | undefined {
+    return (this.#client as unknown as { connectionManager?: ConnectionInternals }).connectionManager;
+  }
+
+  #setState(state: ZkState): void {
+    if (this.#closed) return;
+    this.#connected = state === "connected";
+    for (const listener of [...this.#stateListeners]) listener(state);
+  }
+
+  #call<T = void>(
+    what: string,
+    start: (done: (error: unknown, result?: unknown) => void) => void,
+  ): Promise<T> {
+    if (this.#closed || !this.#connected) {
+      return Promise.reject(
+        new RpcError(`ZooKeeper ${this.#options.connectString} is not connected (${what})`, Code.Unavailable),
+      );
+    }
+    const timeoutMs = this.#options.operationTimeoutMs;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        // A connected session that stops answering is dead (the library has no read timeout):
+        // drop the socket so the library reconnects, or learns that the session expired.
+        this.#internals()?.socket?.destroy();
+        reject(
+          new RpcError(
+            `ZooKeeper ${this.#options.connectString} did not answer ${what} within ${timeoutMs} ms (registry URL parameter timeout)`,
+            Code.DeadlineExceeded,
+          ),
+        );
+      }, timeoutMs);
+      timer.unref();
+      start((error, result) => {
+        clearTimeout(timer);
+        if (error !== null && error !== undefined) {
+          reject(
+            new RpcError(`ZooKeeper ${what} failed: ${String(error)}`, Code.Unavailable, { cause: error }),
+          );
+        } else resolve(result as T);
+      });
+    });
+  }
+}

@@ -1,0 +1,74 @@
+import { readFile } from "node:fs/promises";
+import { parseDocument, visit } from "yaml";
+import { Code, RpcError } from "../core/index.js";
+import type { DubboConfigOptions } from "./dubbo-config.js";
+import { isRecord } from "./errors.js";
+import { type OptionsTree, readOptionsTree } from "./options-tree.js";
+import { closestName } from "./suggest.js";
+
+/**
+ * Reads a `dubbo.yaml` shaped like Dubbo's: a top-level `dubbo:` mapping with `application`,
+ * `registry`/`registries`, `protocol`/`protocols`, `provider`, `consumer`, `services` and
+ * `references` (keyed by id). Settings use Dubbo's names (`timeout`, `loadbalance`,
+ * `shutdown.wait`) or the camelCase ones (`timeoutMs`). Other top-level keys (a Spring
+ * `application.yml`'s `server:`, ...) are ignored.
+ * @throws RpcError (NotFound when the file cannot be read, InvalidArgument for bad YAML or
+ * settings), prefixed with the file's path.
+ */
+export async function loadConfigFile(path: string): Promise<DubboConfigOptions> {
+  return readConfigFile(path);
+}
+
+/** As {@link loadConfigFile}, returning the validated tree `loadConfig` merges. */
+export async function readConfigFile(path: string): Promise<OptionsTree> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new RpcError(`cannot read the Dubbo config file ${path}: ${reason}`, Code.NotFound, { cause });
+  }
+  return parseConfigText(text, path);
+}
+
+/** Parses YAML text as a `dubbo.yaml`; `source` names it in errors. */
+export function parseConfigText(text: string, source: string): OptionsTree {
+  // Unique keys and a small alias budget: a config file has no use for duplicate keys or alias bombs.
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true, merge: false });
+  const problem = document.errors[0];
+  if (problem !== undefined) {
+    throw new RpcError(`${source} is not valid YAML: ${problem.message}`, Code.InvalidArgument, {
+      cause: problem,
+    });
+  }
+  // A number written in a non-canonical form (`version: 1.0`, `timeout: 0x10`) keeps its text, so
+  // nothing is silently changed: text settings get it as written, number settings refuse it.
+  visit(document, {
+    Scalar(_key, node) {
+      if (typeof node.value === "number" && node.source !== undefined && node.source !== String(node.value)) {
+        node.value = node.source;
+      }
+    },
+  });
+  let root: unknown;
+  try {
+    root = document.toJS({ maxAliasCount: 50 });
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new RpcError(`${source} could not be read: ${reason}`, Code.InvalidArgument, { cause });
+  }
+  if (!isRecord(root) || !Object.hasOwn(root, "dubbo")) {
+    const keys = isRecord(root) ? Object.keys(root) : [];
+    const guess = keys.map((k) => closestName("dubbo", [k])).find((k) => k !== undefined);
+    throw new RpcError(
+      `${source} has no top-level "dubbo:" mapping${guess === undefined ? "" : ` (did you mean "dubbo" instead of "${guess}"?)`}; expected e.g. "dubbo:\\n  application:\\n    name: demo"`,
+      Code.InvalidArgument,
+    );
+  }
+  try {
+    return readOptionsTree(root.dubbo, "dubbo");
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    throw new RpcError(`${source}: ${error.rawMessage}`, error.code, { cause: error });
+  }
+}

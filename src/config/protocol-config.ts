@@ -1,0 +1,133 @@
+import {
+  DEFAULT_ACCEPTS,
+  DEFAULT_DISPATCHER,
+  DEFAULT_DUBBO_PORT,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_PAYLOAD_BYTES,
+  DEFAULT_PROTOCOL_NAME,
+  DEFAULT_QUEUES,
+  DEFAULT_SERIALIZATION,
+  DEFAULT_SHUTDOWN_WAIT_MS,
+  DEFAULT_THREADPOOL,
+  DEFAULT_THREADS,
+} from "../core/index.js";
+import { isRecord, readRecord } from "./errors.js";
+import {
+  extensionField,
+  type FieldTable,
+  type Given,
+  integerField,
+  JAVA_INT_MAX,
+  parametersField,
+  readFields,
+  textField,
+} from "./fields.js";
+
+/** A protocol services are exported on (Java `ProtocolConfig`, `dubbo.protocol.*` / `dubbo.protocols.<id>.*`). */
+export interface ProtocolConfig {
+  /** Protocol extension: "dubbo", "injvm", ... Default "dubbo". URL protocol. Java `dubbo.protocol.name`. */
+  name?: string;
+  /**
+   * Host to advertise (and bind). Default: bind all interfaces (`anyhost=true`) and advertise the
+   * first non-internal IPv4 address. URL host. Java `dubbo.protocol.host`.
+   */
+  host?: string;
+  /** Port, 0 for any free port. Default 20880 for dubbo, 0 otherwise. URL port. Java `dubbo.protocol.port`. */
+  port?: number;
+  /** Most requests handled at once by the `fixed` pool. Default 200. URL key `threads`. */
+  threads?: number;
+  /** Requests that may wait for a handler; 0 = reject when all are busy. Default 0. URL key `queues`. */
+  queues?: number;
+  /** Executor: `fixed`, `cached`, `limited`, ... Default "fixed". URL key `threadpool`. */
+  threadpool?: string;
+  /** What runs through the executor: `all`, `direct`, `message`, `execution`, `connection`. Default "all". URL key `dispatcher`. */
+  dispatcher?: string;
+  /** Most connections accepted; 0 = no limit. Default 0. URL key `accepts`. */
+  accepts?: number;
+  /** Largest frame body in bytes, both ways. Default 8388608 (8 MiB). URL key `payload`. */
+  payloadBytes?: number;
+  /** Idle ms before a heartbeat is sent; 0 disables. Default 60000. URL key `heartbeat`. */
+  heartbeatMs?: number;
+  /** Idle ms before a silent connection is closed. Default 3 × heartbeat. URL key `heartbeat.timeout`. */
+  heartbeatTimeoutMs?: number;
+  /** Serialization: "hessian2", ... Default "hessian2". URL key `serialization`. */
+  serialization?: string;
+  /** Ms to drain in-flight calls at shutdown. Default 10000. Java `dubbo.service.shutdown.wait`. */
+  shutdownWaitMs?: number;
+  /** Extra URL parameters for services exported on this protocol. */
+  parameters?: Readonly<Record<string, string>>;
+}
+
+export interface ResolvedProtocolConfig {
+  readonly id: string;
+  readonly name: string;
+  readonly host?: string;
+  readonly port: number;
+  readonly threads: number;
+  readonly queues: number;
+  readonly threadpool: string;
+  readonly dispatcher: string;
+  readonly accepts: number;
+  readonly payloadBytes: number;
+  readonly heartbeatMs: number;
+  readonly heartbeatTimeoutMs?: number;
+  readonly serialization: string;
+  readonly shutdownWaitMs: number;
+  readonly parameters: Readonly<Record<string, string>>;
+  /** What was set explicitly; only these become provider URL parameters. */
+  readonly given: Given<ProtocolConfig>;
+}
+
+export const PROTOCOL_FIELDS: FieldTable<ProtocolConfig> = {
+  name: extensionField("protocol"),
+  host: textField(),
+  port: integerField(0, 65535, "0 = any free port"),
+  threads: integerField(1, JAVA_INT_MAX, "handlers", { urlKey: "threads" }),
+  queues: integerField(0, JAVA_INT_MAX, "waiting requests", { urlKey: "queues" }),
+  threadpool: extensionField("threadpool", { urlKey: "threadpool" }),
+  dispatcher: extensionField("dispatcher", { aliases: ["dispather"], urlKey: "dispatcher" }),
+  accepts: integerField(0, JAVA_INT_MAX, "0 = no limit", { urlKey: "accepts" }),
+  payloadBytes: integerField(1, JAVA_INT_MAX, "bytes", { aliases: ["payload"], urlKey: "payload" }),
+  heartbeatMs: integerField(0, JAVA_INT_MAX, "ms, 0 = off", { aliases: ["heartbeat"], urlKey: "heartbeat" }),
+  heartbeatTimeoutMs: integerField(1, JAVA_INT_MAX, "ms", {
+    aliases: ["heartbeat.timeout"],
+    urlKey: "heartbeat.timeout",
+  }),
+  serialization: extensionField("serialization", { urlKey: "serialization" }),
+  shutdownWaitMs: integerField(0, JAVA_INT_MAX, "ms", { aliases: ["shutdown.wait"] }),
+  parameters: parametersField(),
+};
+
+export function readProtocol(input: unknown, path: string, fromText = false): Given<ProtocolConfig> {
+  return readFields(PROTOCOL_FIELDS, readRecord(input, path), path, { fromText });
+}
+
+/**
+ * Resolves one protocol into a new frozen object with every default filled in.
+ * @throws RpcError (InvalidArgument) naming the bad key, its value and what is accepted.
+ */
+export function resolveProtocol(
+  options: ProtocolConfig = {},
+  id = isRecord(options) && typeof options.name === "string" ? options.name : DEFAULT_PROTOCOL_NAME,
+  path = `protocols.${id}`,
+): ResolvedProtocolConfig {
+  const given = Object.freeze(readProtocol(options, path));
+  const name = given.name ?? DEFAULT_PROTOCOL_NAME;
+  return Object.freeze({
+    threads: DEFAULT_THREADS,
+    queues: DEFAULT_QUEUES,
+    threadpool: DEFAULT_THREADPOOL,
+    dispatcher: DEFAULT_DISPATCHER,
+    accepts: DEFAULT_ACCEPTS,
+    payloadBytes: DEFAULT_PAYLOAD_BYTES,
+    heartbeatMs: DEFAULT_HEARTBEAT_MS,
+    serialization: DEFAULT_SERIALIZATION,
+    shutdownWaitMs: DEFAULT_SHUTDOWN_WAIT_MS,
+    parameters: Object.freeze({}),
+    ...given,
+    id,
+    name,
+    port: given.port ?? (name === "dubbo" ? DEFAULT_DUBBO_PORT : 0),
+    given,
+  });
+}

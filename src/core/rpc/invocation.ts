@@ -25,6 +25,11 @@ export interface Invocation {
   readonly deadline: number | undefined;
   /** One-way calls get no response. */
   readonly oneWay: boolean;
+  /**
+   * Provider side: the caller's `host:port` as the transport saw it (never sent on the wire; the
+   * provider context filter exposes it as `RpcContext.remoteAddress`).
+   */
+  readonly remoteAddress?: string | undefined;
 }
 
 export interface InvocationInit {
@@ -39,6 +44,7 @@ export interface InvocationInit {
   readonly signal?: AbortSignal;
   readonly deadline?: number | undefined;
   readonly oneWay?: boolean;
+  readonly remoteAddress?: string | undefined;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -56,12 +62,41 @@ export function createInvocation(init: InvocationInit): Invocation {
     signal: init.signal ?? NEVER_ABORTED,
     deadline: init.deadline,
     oneWay: init.oneWay ?? false,
+    remoteAddress: init.remoteAddress,
+  };
+}
+
+type InvocationChanges = { -readonly [K in keyof Invocation]?: Invocation[K] };
+
+/**
+ * A new invocation with `changes` applied. Prefer it to a spread: a spread reads `signal`, which
+ * forces a lazily created signal (the proxy creates one only when read) into existence; here the
+ * new invocation reads the original's signal only when its own is read.
+ */
+export function deriveInvocation(inv: Invocation, changes: InvocationChanges): Invocation {
+  if ("signal" in changes) return { ...inv, ...changes };
+  return {
+    service: inv.service,
+    group: inv.group,
+    version: inv.version,
+    method: inv.method,
+    parameterTypes: inv.parameterTypes,
+    returnType: inv.returnType,
+    args: inv.args,
+    attachments: inv.attachments,
+    deadline: inv.deadline,
+    oneWay: inv.oneWay,
+    remoteAddress: inv.remoteAddress,
+    ...changes,
+    get signal() {
+      return inv.signal;
+    },
   };
 }
 
 /** A new invocation with these attachments added over the existing ones. */
 export function withAttachments(inv: Invocation, extra: Attachments): Invocation {
-  return { ...inv, attachments: { ...inv.attachments, ...extra } };
+  return deriveInvocation(inv, { attachments: { ...inv.attachments, ...extra } });
 }
 
 /** Milliseconds left before the deadline (never negative), or undefined when there is none. */

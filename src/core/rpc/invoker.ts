@@ -1,6 +1,7 @@
 import type { Url } from "../url/url.js";
 import type { Invocation } from "./invocation.js";
 import type { RpcResult } from "./result.js";
+import type { ServiceDefinition } from "./service-definition.js";
 
 /** Anything with a URL that can be asked whether it still works, and destroyed. */
 export interface Node {
@@ -12,6 +13,11 @@ export interface Node {
 /** The one call shape of every layer: a provider, a remote reference, a cluster, a filtered chain. */
 export interface Invoker extends Node {
   invoke(inv: Invocation): Promise<RpcResult>;
+  /**
+   * The service contract, when the invoker was built from one (provider invokers, typed references).
+   * Wrappers pass it through; the generic filter resolves `$invoke` against it.
+   */
+  readonly definition?: ServiceDefinition | undefined;
 }
 
 export interface Exporter {

@@ -1,0 +1,35 @@
+import type { InvokeFn } from "../rpc/filter.js";
+import type { Invocation } from "../rpc/invocation.js";
+import { type RpcResult, resultOf } from "../rpc/result.js";
+import { createProviderContext, currentRpcContext, type RpcContext, runInRpcContext } from "./rpc-context.js";
+
+async function callAndAttachResponse(ctx: RpcContext, next: InvokeFn, inv: Invocation): Promise<RpcResult> {
+  const result = await next(inv);
+  if (!ctx.hasResponseAttachments()) return result;
+  return resultOf(result.value, { ...result.attachments, ...ctx.responseAttachments });
+}
+
+/**
+ * Runs one provider call inside its own provider `RpcContext` and adds the attachments the provider's
+ * code set with `setResponseAttachment` to the result. A synchronous throw in `next` becomes a rejection.
+ */
+export function invokeInProviderContext(
+  inv: Invocation,
+  localAddress: string | undefined,
+  next: InvokeFn,
+): Promise<RpcResult> {
+  const ctx = createProviderContext(inv, localAddress);
+  return runInRpcContext(ctx, callAndAttachResponse, ctx, next, inv);
+}
+
+/** Whether the code running now is already inside the provider context of this method of this service. */
+export function isInProviderContextOf(inv: Invocation): boolean {
+  const ctx = currentRpcContext();
+  return (
+    ctx !== undefined &&
+    ctx.side === "provider" &&
+    ctx.invocation !== undefined &&
+    ctx.invocation.method === inv.method &&
+    ctx.invocation.service === inv.service
+  );
+}

@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { Code } from "../error/code.js";
+import { RpcError } from "../error/rpc-error.js";
+import { createInvocation } from "../rpc/invocation.js";
+import { resultOf } from "../rpc/result.js";
+import { invokeInProviderContext } from "./provider-scope.js";
+import { currentRpcContext, getRpcContext, runWithRpcContext } from "./rpc-context.js";
+import {
+  CALL_COMPLETED,
+  createCallSignal,
+  createDeadlineSignal,
+  createLinkedAbortController,
+  raceSignal,
+} from "./signals.js";
+
+describe("rpc context", () => {
+  it("context - follows the code across await and timers", async () => {
+    await runWithRpcContext(async (ctx) => {
+      ctx.setAttachment("traceId", "t-1");
+      await nextTurn();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      assert.equal(getRpcContext(), ctx);
+      assert.equal(getRpcContext().getAttachment("traceId"), "t-1");
+    });
+    assert.equal(currentRpcContext(), undefined);
+  });
+
+  it("context - concurrent scopes never see each other's attachments", async () => {
+    const seen = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        runWithRpcContext(async (ctx) => {
+          ctx.setAttachment("n", i);
+          for (let turn = 0; turn < 3; turn++) await nextTurn();
+          return getRpcContext().getAttachment("n");
+        }),
+      ),
+    );
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 20 }, (_, i) => i),
+    );
+  });
+
+  it("context - a nested scope starts from a copy and does not leak outward", async () => {
+    await runWithRpcContext(async (outer) => {
+      outer.setAttachment("a", "1");
+      await runWithRpcContext(async (inner) => {
+        assert.equal(inner.getAttachment("a"), "1");
+        inner.setAttachment("b", "2");
+      });
+      assert.equal(outer.getAttachment("b"), undefined);
+    });
+  });
+
+  it("context - getRpcContext outside any scope explains how to open one", () => {
+    assert.throws(
+      () => getRpcContext(),
+      (e: unknown) =>
+        e instanceof RpcError && e.code === Code.FailedPrecondition && /runWithRpcContext/.test(e.message),
+    );
+  });
+
+  it("context - a provider call sees the request's user attachments and returns response attachments", async () => {
+    const inv = createInvocation({
+      service: "com.foo.S",
+      method: "m",
+      attachments: { traceId: "t-9", path: "com.foo.S", version: "1.0.0", timeout: "1000" },
+      remoteAddress: "10.0.0.1:5000",
+    });
+    const result = await invokeInProviderContext(inv, "10.0.0.2:20880", async () => {
+      await nextTurn();
+      const ctx = getRpcContext();
+      assert.equal(ctx.side, "provider");
+      assert.deepEqual(ctx.attachments, { traceId: "t-9" });
+      assert.equal(ctx.remoteAddress, "10.0.0.1:5000");
+      assert.equal(ctx.localAddress, "10.0.0.2:20880");
+      assert.equal(ctx.invocation, inv);
+      ctx.setResponseAttachment("served-by", "p1");
+      return resultOf("ok", { fromResult: "x" });
+    });
+    assert.deepEqual(result, { value: "ok", attachments: { fromResult: "x", "served-by": "p1" } });
+  });
+
+  it("context - a consumer scope cannot set response attachments", async () => {
+    await runWithRpcContext((ctx) => {
+      assert.throws(() => ctx.setResponseAttachment("k", "v"), /only inside a provider call/);
+    });
+  });
+});
+
+describe("signals", () => {
+  it("signals - a deadline signal aborts with DeadlineExceeded, cleanup stops it", async () => {
+    const d = createDeadlineSignal(5);
+    assert.ok(d.deadline !== undefined);
+    await new Promise((resolve) => d.signal.addEventListener("abort", resolve));
+    assert.ok(d.signal.reason instanceof RpcError);
+    assert.equal((d.signal.reason as RpcError).code, Code.DeadlineExceeded);
+
+    const stopped = createDeadlineSignal(5);
+    stopped.cleanup();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(stopped.signal.aborted, false);
+  });
+
+  it("signals - zero, negative and undefined timeouts mean no deadline", () => {
+    for (const t of [0, -1, undefined, Number.NaN]) {
+      const d = createDeadlineSignal(t);
+      assert.equal(d.deadline, undefined);
+      assert.equal(d.signal.aborted, false);
+      d.cleanup();
+    }
+  });
+
+  it("signals - a linked controller aborts with the first input's reason, at once if already aborted", () => {
+    const a = new AbortController();
+    const b = new AbortController();
+    const linked = createLinkedAbortController(a.signal, undefined, b.signal);
+    b.abort("b-reason");
+    a.abort("a-reason");
+    assert.equal(linked.signal.reason, "b-reason");
+
+    const done = new AbortController();
+    done.abort("early");
+    assert.equal(createLinkedAbortController(done.signal).signal.reason, "early");
+  });
+
+  it("signals - a call signal aborts with CALL_COMPLETED when done", () => {
+    const call = createCallSignal(1000);
+    call.done();
+    assert.equal(call.signal.reason, CALL_COMPLETED);
+  });
+
+  it("signals - raceSignal rejects on abort and keeps the late promise handled", async () => {
+    const c = new AbortController();
+    let rejectLate: (e: unknown) => void = () => {};
+    const late = new Promise((_, reject) => {
+      rejectLate = reject;
+    });
+    const raced = raceSignal(late, c.signal);
+    c.abort(new RpcError("gone", Code.Canceled));
+    await assert.rejects(raced, (e: unknown) => e instanceof RpcError && e.code === Code.Canceled);
+    rejectLate(new Error("late failure"));
+    await nextTurn();
+    assert.equal(await raceSignal(Promise.resolve(7), new AbortController().signal), 7);
+  });
+});

@@ -1,0 +1,51 @@
+import {
+  currentRpcContext,
+  deriveInvocation,
+  type Filter,
+  type Invocation,
+  type InvokeFn,
+  invokeInProviderContext,
+  type RpcContext,
+  type RpcResult,
+} from "../core/index.js";
+
+function callAndRecord(
+  ctx: RpcContext,
+  next: InvokeFn,
+  call: Invocation,
+  remoteAddress: string,
+): Promise<RpcResult> {
+  return next(call).then((result) => {
+    ctx.recordCall({ invocation: call, remoteAddress, attachments: result.attachments });
+    return result;
+  });
+}
+
+/**
+ * Consumer side (Java's ConsumerContextFilter): the attachments of the current RpcContext travel
+ * with the call (the invocation's own attachments win on a clash, so framework keys stay intact),
+ * and when the call completes the context records what the provider sent back. Outside any context
+ * the call passes through untouched.
+ */
+export const consumerContextFilter: Filter = (next, invoker) => {
+  const remoteAddress = invoker.url.address;
+  return (inv) => {
+    const ctx = currentRpcContext();
+    if (ctx === undefined) return next(inv);
+    const call = ctx.hasAttachments()
+      ? deriveInvocation(inv, { attachments: { ...ctx.attachments, ...inv.attachments } })
+      : inv;
+    return callAndRecord(ctx, next, call, remoteAddress);
+  };
+};
+
+/**
+ * Provider side (Java's ContextFilter): the rest of the chain and the user's function run inside a
+ * provider RpcContext showing the request's attachments (framework keys removed), the invocation,
+ * the caller's address and this provider's address; attachments the user sets with
+ * `setResponseAttachment` are added to the result.
+ */
+export const providerContextFilter: Filter = (next, invoker) => {
+  const localAddress = invoker.url.address;
+  return (inv) => invokeInProviderContext(inv, localAddress, next);
+};

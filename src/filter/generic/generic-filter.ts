@@ -1,0 +1,153 @@
+import {
+  BizError,
+  Code,
+  deriveInvocation,
+  type Filter,
+  type Invocation,
+  type InvokeFn,
+  type JavaType,
+  RpcError,
+  type RpcResult,
+  resultOf,
+  type ServiceDefinition,
+} from "../../core/index.js";
+import { generalize } from "./pojo-generalize.js";
+import { realize } from "./pojo-realize.js";
+import { PojoConversionError } from "./pojo-shape.js";
+
+/** Dubbo's generic entry points: `$invoke(String method, String[] types, Object[] args)` and its async twin. */
+export const GENERIC_INVOKE = "$invoke";
+export const GENERIC_INVOKE_ASYNC = "$invokeAsync";
+/** The attachment (and reference URL key) that says how generic values are represented. */
+export const GENERIC_KEY = "generic";
+/** What Java's GenericFilter turns a provider's exception into for a generic caller. */
+export const GENERIC_EXCEPTION_CLASS = "org.apache.dubbo.rpc.service.GenericException";
+
+interface GenericMethod {
+  readonly name: string;
+  readonly parameterTypes: readonly JavaType[];
+  readonly typeNames: readonly string[];
+  readonly returnType: JavaType;
+}
+
+function indexMethods(definition: ServiceDefinition): ReadonlyMap<string, GenericMethod> {
+  const methods = new Map<string, GenericMethod>();
+  for (const [name, m] of Object.entries(definition.methods)) {
+    methods.set(name, {
+      name,
+      parameterTypes: m.args,
+      typeNames: m.args.map((t) => t.name),
+      returnType: m.returns,
+    });
+  }
+  return methods;
+}
+
+/** `true` (the default) realizes arguments and generalizes results; `raw.return` leaves results as they are. */
+function generalizesResults(mode: unknown, service: string): boolean {
+  if (mode === undefined || mode === "" || (typeof mode === "string" && mode.toLowerCase() === "true"))
+    return true;
+  if (mode === "raw.return") return false;
+  throw new RpcError(
+    `${service}: generic=${String(mode)} is not supported by this provider (supported: true, raw.return)`,
+    Code.Unimplemented,
+  );
+}
+
+function toGenericException(error: unknown): unknown {
+  if (error instanceof RpcError) return error;
+  const javaClass =
+    error instanceof BizError ? error.javaClass : error instanceof Error ? error.name : "unknown";
+  const message = error instanceof Error ? error.message : String(error);
+  return new BizError(`${javaClass}: ${message}`, {
+    javaClass: GENERIC_EXCEPTION_CLASS,
+    fields: { exceptionClass: javaClass, exceptionMessage: message },
+    cause: error,
+  });
+}
+
+function resolveCall(inv: Invocation, methods: ReadonlyMap<string, GenericMethod>): Invocation {
+  const service = inv.service;
+  const [name, types, args] = inv.args;
+  if (typeof name !== "string") {
+    throw new RpcError(
+      `${service}.${inv.method}: the first argument must be the method name, got ${typeof name}`,
+      Code.InvalidArgument,
+    );
+  }
+  const method = methods.get(name);
+  if (method === undefined) {
+    throw new RpcError(
+      `${service} has no method "${name}" to call through ${inv.method} (methods: ${[...methods.keys()].join(", ") || "none"})`,
+      Code.Unimplemented,
+    );
+  }
+  const signature = `${service}.${name}(${method.typeNames.join(", ")})`;
+  if (types !== undefined && types !== null) {
+    const matches =
+      Array.isArray(types) &&
+      types.length === method.typeNames.length &&
+      types.every((t, i) => t === method.typeNames[i]);
+    if (!matches) {
+      throw new RpcError(
+        `${inv.method}: parameter types ${JSON.stringify(types)} do not match ${signature}`,
+        Code.InvalidArgument,
+      );
+    }
+  }
+  const given = args === undefined || args === null ? [] : args;
+  if (!Array.isArray(given) || given.length !== method.parameterTypes.length) {
+    throw new RpcError(
+      `${inv.method}: ${signature} takes ${method.parameterTypes.length} argument(s), got ${Array.isArray(given) ? given.length : typeof given}`,
+      Code.InvalidArgument,
+    );
+  }
+  let realized: unknown[];
+  try {
+    realized = given.map((a, i) => realize(a, method.parameterTypes[i]!, `args[${i}]`));
+  } catch (error) {
+    if (!(error instanceof PojoConversionError)) throw error;
+    throw new RpcError(`${inv.method} of ${signature}: ${error.message}`, Code.InvalidArgument, {
+      cause: error,
+    });
+  }
+  return deriveInvocation(inv, {
+    method: name,
+    parameterTypes: method.parameterTypes,
+    returnType: method.returnType,
+    args: realized,
+  });
+}
+
+async function invokeGeneric(
+  inv: Invocation,
+  next: InvokeFn,
+  methods: ReadonlyMap<string, GenericMethod>,
+): Promise<RpcResult> {
+  const generalizeResult = generalizesResults(inv.attachments[GENERIC_KEY], inv.service);
+  const call = resolveCall(inv, methods);
+  let result: RpcResult;
+  try {
+    result = await next(call);
+  } catch (error) {
+    throw toGenericException(error);
+  }
+  return generalizeResult ? resultOf(generalize(result.value, call.returnType), result.attachments) : result;
+}
+
+/**
+ * Provider side (Java's GenericFilter): a `$invoke` / `$invokeAsync` call is resolved against the
+ * service contract, its POJO-as-map arguments realized into the contract's types, the real method
+ * called through the rest of the chain, and the result generalized back into maps with a `class`
+ * key. A provider exception reaches the generic caller as a GenericException. Invokers without a
+ * contract are left alone.
+ */
+export const genericFilter: Filter = (next, invoker) => {
+  const definition = invoker.definition;
+  if (definition === undefined) return next;
+  const methods = indexMethods(definition);
+  return (inv) =>
+    (inv.method === GENERIC_INVOKE || inv.method === GENERIC_INVOKE_ASYNC) && inv.args.length === 3
+      ? invokeGeneric(inv, next, methods)
+      : next(inv);
+};

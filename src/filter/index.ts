@@ -1,0 +1,18 @@
+// Filter chains and the base filters: context (attachments both ways), echo, generic, exception;
+// and the protocol wrapper that puts provider chains on export and consumer chains on refer.
+export { BASE_FILTERS, createFilterExtensionPoint, registerBaseFilters } from "./base-filters.js";
+export { consumerContextFilter, providerContextFilter } from "./context-filters.js";
+export { ECHO_METHOD, echoFilter } from "./echo-filter.js";
+export { exceptionFilter, toProviderError } from "./exception-filter.js";
+export { buildFilterChain } from "./filter-chain.js";
+export {
+  GENERIC_EXCEPTION_CLASS,
+  GENERIC_INVOKE,
+  GENERIC_INVOKE_ASYNC,
+  GENERIC_KEY,
+  genericFilter,
+} from "./generic/generic-filter.js";
+export { generalize } from "./generic/pojo-generalize.js";
+export { realize } from "./generic/pojo-realize.js";
+export { CLASS_KEY, PojoConversionError } from "./generic/pojo-shape.js";
+export { protocolFilterWrapper, resolveFilters, wrapProtocolWithFilters } from "./protocol-filter-wrapper.js";

@@ -1,4 +1,4 @@
-import type { Invocation, Invoker, Url } from "../core/index.js";
+import type { Attachments, Invocation, Invoker, RpcStatusTable, Url } from "../core/index.js";
 
 /**
  * Why a provider the directory knows was not a candidate for a call; the no-provider error lists
@@ -24,6 +24,11 @@ export interface Directory {
   all(): readonly Invoker[];
   /** Providers known to the directory but not usable at all, with the reason (disabled, mismatch). */
   excluded(): ReadonlyMap<string, ExclusionReason>;
+  /**
+   * Why each known provider is not a candidate for this invocation (routers, then `excluded()`),
+   * keyed by `host:port`. Only the no-provider error path calls it, so it may re-run the chain.
+   */
+  explain?(inv: Invocation): ReadonlyMap<string, ExclusionReason>;
   isAvailable(): boolean;
   destroy(): Promise<void>;
 }
@@ -60,4 +65,25 @@ export interface ClusterContext {
   warn(message: string, error?: unknown): void;
   /** The randomness source; seeded in tests. Returns [0, 1). */
   random(): number;
+  /**
+   * The caller's implicit attachments (RpcContext) to bind into the invocation before selection;
+   * they never override what the invocation already carries.
+   */
+  contextAttachments?(): Attachments | undefined;
+  /** Consumer-side call statistics; the cluster counts every provider call in it when present. */
+  readonly rpcStatus?: RpcStatusTable;
+  /**
+   * The mock implementation for `mock=true|default` (`default` asks for the interface's own mock,
+   * Java's `<Interface>Mock`) or `mock=<name>`; undefined when none is registered.
+   */
+  mockImplementation?(serviceInterface: string, name: string): MockImplementation | undefined;
 }
+
+/** A local stand-in for a service: method name → function (may be async). */
+export type MockImplementation = Readonly<Record<string, (...args: unknown[]) => unknown>>;
+
+/**
+ * Invocation attachment the mock wrapper sets when it lists providers for a mock call; the
+ * mock-invokers router then returns only `mock://` providers (Java's `invocation.need.mock`).
+ */
+export const INVOCATION_NEED_MOCK = "invocation.need.mock";

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { BizError, Code, defineService, getRpcContext, java, RpcError, runWithRpcContext } from "../index.js";
+import { createDubbo } from "./application.js";
+
+const Greeter = defineService("com.example.Greeter", {
+  greet: { args: [java.String], returns: java.String },
+  fail: { args: [java.String], returns: java.void },
+});
+
+const impl = {
+  greet: (name: string) => `hi ${name} (${String(getRpcContext().getAttachment("tenant"))})`,
+  fail: (why: string) => {
+    throw new BizError(why, { javaClass: "java.lang.IllegalStateException" });
+  },
+};
+
+describe("application", () => {
+  it("injvm - exports and calls a service in-process with attachments, $echo and $invoke", async () => {
+    await using app = await createDubbo({ application: { name: "t" }, env: false });
+    await app.export(Greeter, impl, { scope: "local" });
+    const greeter = await app.refer(Greeter);
+    const answer = await runWithRpcContext(async (ctx) => {
+      ctx.setAttachment("tenant", "acme");
+      return greeter.greet("ann");
+    });
+    assert.equal(answer, "hi ann (acme)");
+    assert.equal(await greeter.$echo(42), 42);
+    const generic = await app.referGeneric("com.example.Greeter");
+    assert.equal(await generic.$invoke("greet", ["java.lang.String"], ["bob"]), "hi bob (undefined)");
+  });
+
+  it("injvm - a provider's business exception reaches the caller as a BizError", async () => {
+    await using app = await createDubbo({ application: { name: "t" }, env: false });
+    await app.export(Greeter, impl, { scope: "local" });
+    const greeter = await app.refer(Greeter);
+    await assert.rejects(
+      greeter.fail("no"),
+      (e: unknown) =>
+        e instanceof BizError && e.javaClass === "java.lang.IllegalStateException" && e.message === "no",
+    );
+  });
+
+  it("refer - a reference with no provider address fails with advice", async () => {
+    await using app = await createDubbo({ application: { name: "t" }, env: false });
+    await assert.rejects(
+      app.refer(Greeter),
+      (e: unknown) =>
+        e instanceof RpcError && e.code === Code.FailedPrecondition && /give it a url/.test(e.message),
+    );
+  });
+
+  it("config - bad settings fail at creation naming the key", async () => {
+    await assert.rejects(
+      createDubbo({ application: { name: "t" }, consumer: { timeoutMs: -1 }, env: false }),
+      /consumer\.timeoutMs/,
+    );
+  });
+
+  it("stop - unexports services; the application refuses new work afterwards", async () => {
+    const app = await createDubbo({ application: { name: "t" }, env: false });
+    await app.export(Greeter, impl, { scope: "local" });
+    const greeter = await app.refer(Greeter);
+    await app.stop();
+    await assert.rejects(greeter.greet("x"), RpcError);
+    await assert.rejects(app.refer(Greeter), /stopped/);
+    await app.stop();
+  });
+});

@@ -1,0 +1,69 @@
+import {
+  type Cluster,
+  createMergeableCluster,
+  type LoadBalanceFactory,
+  MERGEABLE_CLUSTER,
+  type Merger,
+  type RouterFactory,
+  registerBuiltinClusters,
+  registerBuiltinMergers,
+  registerBuiltinRouters,
+} from "../cluster/index.js";
+import {
+  DEFAULT_CLUSTER,
+  DEFAULT_LOADBALANCE,
+  ExtensionPoint,
+  type FilterExtension,
+  type Protocol,
+  RpcStatusTable,
+} from "../core/index.js";
+import { createFilterExtensionPoint } from "../filter/index.js";
+import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
+
+/** What a protocol factory receives from its application. */
+export interface ProtocolContext {
+  readonly rpcStatus: RpcStatusTable;
+}
+
+/** Creates one protocol instance per application, the first time a service or reference uses it. */
+export type ProtocolFactory = (context: ProtocolContext) => Protocol;
+
+/**
+ * Every extension point of one application (Dubbo's SPI, without globals): register your own
+ * with `app.extensions.loadBalance.register("mine", factory)` before exporting or referring.
+ */
+export interface Extensions {
+  readonly protocol: ExtensionPoint<ProtocolFactory>;
+  readonly filter: ExtensionPoint<FilterExtension>;
+  readonly cluster: ExtensionPoint<Cluster>;
+  readonly loadBalance: ExtensionPoint<LoadBalanceFactory>;
+  readonly router: ExtensionPoint<RouterFactory>;
+  readonly merger: ExtensionPoint<Merger>;
+  /** Consumer-side call statistics shared by leastactive, shortestresponse and the actives filter. */
+  readonly rpcStatus: RpcStatusTable;
+}
+
+export interface ExtensionsOptions {
+  /** Randomness for the balancers; seed it in tests. */
+  readonly random?: () => number;
+}
+
+/** A fresh set of extension points holding the built-in extensions. */
+export function createExtensions(options: ExtensionsOptions = {}): Extensions {
+  const rpcStatus = new RpcStatusTable();
+  const extensions: Extensions = {
+    protocol: new ExtensionPoint<ProtocolFactory>("protocol", "dubbo"),
+    filter: createFilterExtensionPoint(),
+    cluster: new ExtensionPoint<Cluster>("cluster", DEFAULT_CLUSTER),
+    loadBalance: new ExtensionPoint<LoadBalanceFactory>("loadbalance", DEFAULT_LOADBALANCE),
+    router: new ExtensionPoint<RouterFactory>("router"),
+    merger: new ExtensionPoint<Merger>("merger"),
+    rpcStatus,
+  };
+  extensions.protocol.register(INJVM_PROTOCOL, () => createInjvmProtocol());
+  registerBuiltinClusters(extensions, { rpcStatus, ...(options.random ? { random: options.random } : {}) });
+  registerBuiltinRouters(extensions.router);
+  registerBuiltinMergers(extensions.merger);
+  extensions.cluster.register(MERGEABLE_CLUSTER, createMergeableCluster({ mergers: extensions.merger }));
+  return extensions;
+}

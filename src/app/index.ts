@@ -1,0 +1,16 @@
+// The application: one object that owns the extension points, exports services, creates
+// references and stops everything in order.
+export {
+  type AppLogger,
+  createDubbo,
+  DubboApplication,
+  type DubboOptions,
+  type ExportedService,
+} from "./application.js";
+export {
+  createExtensions,
+  type Extensions,
+  type ExtensionsOptions,
+  type ProtocolContext,
+  type ProtocolFactory,
+} from "./extensions.js";

@@ -1,0 +1,102 @@
+import {
+  BizError,
+  Code,
+  type Invocation,
+  type Invoker,
+  RpcError,
+  type RpcResult,
+  resultOf,
+  type Url,
+} from "../../core/index.js";
+import type { ClusterContext } from "../contracts.js";
+import { type MockSetting, parseMockSetting, parseMockValue } from "./mock-value.js";
+
+/**
+ * Answers calls locally from a `mock` setting, as Java's MockInvoker: `return …` gives a value,
+ * `throw` an error (`throw com.foo.SomeException` a business error of that class), anything else
+ * calls the mock implementation the application registered for the interface. Settings are read
+ * from `url` per method (`sayHello.mock`, then `mock`) and parsed once.
+ */
+export class MockInvoker implements Invoker {
+  readonly url: Url;
+  readonly #context: ClusterContext;
+  readonly #settings = new Map<string, MockSetting | undefined>();
+
+  constructor(url: Url, context: ClusterContext) {
+    this.url = url;
+    this.#context = context;
+  }
+
+  isAvailable(): boolean {
+    return true;
+  }
+
+  async destroy(): Promise<void> {}
+
+  setting(method: string): MockSetting | undefined {
+    if (!this.#settings.has(method)) {
+      this.#settings.set(method, parseMockSetting(safeDecode(this.url.methodGet(method, "mock"))));
+    }
+    return this.#settings.get(method);
+  }
+
+  async invoke(inv: Invocation): Promise<RpcResult> {
+    const setting = this.setting(inv.method);
+    const where = `${this.url.serviceKey} method ${inv.method}`;
+    if (setting === undefined) {
+      throw new RpcError(`no mock is configured for ${where} (set mock=...)`, Code.FailedPrecondition);
+    }
+    const action = setting.action;
+    switch (action.kind) {
+      case "return":
+        try {
+          return resultOf(parseMockValue(action.text, inv.returnType));
+        } catch (error) {
+          throw new RpcError(
+            `mock "return ${action.text}" for ${where} is not a valid value (${(error as Error).message})`,
+            Code.InvalidArgument,
+            { cause: error },
+          );
+        }
+      case "throw":
+        if (action.javaClass === undefined) {
+          throw new RpcError(`mocked exception for service degradation (${where})`, Code.Unknown);
+        }
+        throw new BizError(`mocked ${action.javaClass} for ${where}`, { javaClass: action.javaClass });
+      case "implementation":
+        return this.#callImplementation(action.name, inv, where);
+    }
+  }
+
+  async #callImplementation(name: string, inv: Invocation, where: string): Promise<RpcResult> {
+    const iface = this.url.serviceInterface;
+    const impl = this.#context.mockImplementation?.(iface, name);
+    const what = name === "default" ? `the default mock of ${iface}` : `mock implementation "${name}"`;
+    if (impl === undefined) {
+      throw new RpcError(
+        `${what} is not registered, so ${where} cannot be mocked (register one, or use mock=return ... / mock=throw ...)`,
+        Code.FailedPrecondition,
+      );
+    }
+    const fn = impl[inv.method];
+    if (typeof fn !== "function") {
+      throw new RpcError(`${what} has no method ${inv.method} (${where})`, Code.Unimplemented);
+    }
+    try {
+      return resultOf(await fn.apply(impl, [...inv.args]));
+    } catch (error) {
+      if (error instanceof BizError || error instanceof RpcError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new BizError(message, { cause: error });
+    }
+  }
+}
+
+function safeDecode(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,221 @@
+import {
+  BizError,
+  Code,
+  DEFAULT_AVAILABLE_CHECK,
+  DEFAULT_STICKY,
+  type Invocation,
+  type Invoker,
+  RpcError,
+  type RpcResult,
+  type RpcStatus,
+  RpcStatusTable,
+  type Url,
+} from "../../core/index.js";
+import type { ClusterContext, Directory, LoadBalance } from "../contracts.js";
+import { loadBalanceName } from "../loadbalance/weight.js";
+import { bindContextAttachments, forwardedAttachments, PINPOINT_KEY, pinpointOf } from "./attachments.js";
+import { noProviderError } from "./no-provider-error.js";
+
+const NOTHING_TRIED: readonly Invoker[] = Object.freeze([]);
+
+/**
+ * The common part of every cluster strategy, with Java's AbstractClusterInvoker semantics:
+ * context attachments bound before selection, routers applied by the directory, the balancer
+ * chosen per method, `sticky`, `cluster.availablecheck`, reselect preferring providers not yet
+ * tried, and a no-provider error that explains every known provider. Subclasses write `doInvoke`.
+ */
+export abstract class AbstractClusterInvoker implements Invoker {
+  readonly url: Url;
+  protected readonly directory: Directory;
+  protected readonly context: ClusterContext;
+  protected readonly availableCheck: boolean;
+  #sticky: Invoker | undefined;
+  #destroyed = false;
+  readonly #balancers = new Map<string, LoadBalance>();
+  readonly #balancerByMethod = new Map<
+    string,
+    { readonly from: Url | undefined; readonly lb: LoadBalance }
+  >();
+
+  constructor(directory: Directory, context: ClusterContext) {
+    this.directory = directory;
+    this.context = context;
+    this.url = directory.url;
+    this.availableCheck = directory.url.boolean("cluster.availablecheck", DEFAULT_AVAILABLE_CHECK);
+  }
+
+  isAvailable(): boolean {
+    if (this.#destroyed) return false;
+    if (this.#sticky !== undefined) return this.#sticky.isAvailable();
+    return this.directory.isAvailable();
+  }
+
+  async destroy(): Promise<void> {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    await this.directory.destroy();
+  }
+
+  get destroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  async invoke(inv: Invocation): Promise<RpcResult> {
+    this.checkDestroyed(inv);
+    const bound = bindContextAttachments(inv, this.context);
+    const invokers = this.directory.list(bound);
+    return this.doInvoke(bound, invokers, this.loadBalance(invokers, bound));
+  }
+
+  protected abstract doInvoke(
+    inv: Invocation,
+    invokers: readonly Invoker[],
+    loadBalance: LoadBalance,
+  ): Promise<RpcResult>;
+
+  protected checkDestroyed(inv: Invocation): void {
+    if (this.#destroyed) {
+      throw new RpcError(
+        `the ${this.url.serviceKey} reference is destroyed; ${inv.method} can no longer be called`,
+        Code.Unavailable,
+      );
+    }
+  }
+
+  /** Re-lists providers (between retries), routers applied. */
+  protected list(inv: Invocation): readonly Invoker[] {
+    this.checkDestroyed(inv);
+    return this.directory.list(inv);
+  }
+
+  /** The balancer for this method, created once per name and reused (round robin keeps state). */
+  protected loadBalance(invokers: readonly Invoker[], inv: Invocation): LoadBalance {
+    const from = invokers[0]?.url;
+    const cached = this.#balancerByMethod.get(inv.method);
+    if (cached !== undefined && cached.from === from) return cached.lb;
+    const name = loadBalanceName(this.url, inv.method, from);
+    let lb = this.#balancers.get(name);
+    if (lb === undefined) {
+      lb = this.context.loadBalance(name)();
+      this.#balancers.set(name, lb);
+    }
+    this.#balancerByMethod.set(inv.method, { from, lb });
+    return lb;
+  }
+
+  /** The error for an empty candidate list, explaining every provider the directory knows. */
+  protected noProvider(
+    inv: Invocation,
+    tried: readonly Invoker[] = NOTHING_TRIED,
+    cause?: unknown,
+  ): RpcError {
+    return noProviderError(this.directory, inv, tried, this.availableCheck, cause);
+  }
+
+  /**
+   * Picks one provider among `invokers`, avoiding `tried` ones where possible. Throws the
+   * no-provider error when there is none (or, with `cluster.availablecheck`, none available).
+   */
+  protected select(
+    lb: LoadBalance,
+    inv: Invocation,
+    invokers: readonly Invoker[],
+    tried: readonly Invoker[] = NOTHING_TRIED,
+  ): Invoker {
+    if (invokers.length === 0) throw this.noProvider(inv, tried);
+    const pinpoint = pinpointOf(inv);
+    if (pinpoint !== undefined) return this.#pinpointed(pinpoint, inv, invokers);
+    const sticky = invokers[0]!.url.methodBoolean(
+      inv.method,
+      "sticky",
+      this.url.methodBoolean(inv.method, "sticky", DEFAULT_STICKY),
+    );
+    if (this.#sticky !== undefined && !invokers.includes(this.#sticky)) this.#sticky = undefined;
+    if (sticky && this.#sticky !== undefined && !tried.includes(this.#sticky)) {
+      if (!this.availableCheck || this.#sticky.isAvailable()) return this.#sticky;
+    }
+    const chosen = this.#doSelect(lb, inv, invokers, tried);
+    if (sticky) this.#sticky = chosen;
+    return chosen;
+  }
+
+  #doSelect(
+    lb: LoadBalance,
+    inv: Invocation,
+    invokers: readonly Invoker[],
+    tried: readonly Invoker[],
+  ): Invoker {
+    if (invokers.length === 1) {
+      const only = invokers[0]!;
+      if (this.availableCheck && !only.isAvailable()) throw this.noProvider(inv, tried);
+      return only;
+    }
+    let chosen = lb.select(invokers, this.url, inv);
+    if (tried.includes(chosen) || (this.availableCheck && !chosen.isAvailable())) {
+      const again = this.#reselect(lb, inv, invokers, tried);
+      if (again !== undefined) return again;
+      // Java then takes the next index; with the availability check on, only if it is usable.
+      chosen = invokers[(invokers.indexOf(chosen) + 1) % invokers.length]!;
+      if (this.availableCheck && !chosen.isAvailable()) throw this.noProvider(inv, tried);
+    }
+    return chosen;
+  }
+
+  /** Untried (and available) providers first; then available ones among the tried. */
+  #reselect(
+    lb: LoadBalance,
+    inv: Invocation,
+    invokers: readonly Invoker[],
+    tried: readonly Invoker[],
+  ): Invoker | undefined {
+    const fresh = invokers.filter((i) => (!this.availableCheck || i.isAvailable()) && !tried.includes(i));
+    if (fresh.length > 0) return lb.select(fresh, this.url, inv);
+    const retriable = tried.filter((i) => i.isAvailable() && invokers.includes(i));
+    if (retriable.length > 0) return lb.select(retriable, this.url, inv);
+    return undefined;
+  }
+
+  #pinpointed(address: string, inv: Invocation, invokers: readonly Invoker[]): Invoker {
+    const target = invokers.find((i) => i.url.address === address);
+    if (target !== undefined) return target;
+    const known = this.directory
+      .all()
+      .map((i) => i.url.address)
+      .join(", ");
+    const why = this.directory.all().some((i) => i.url.address === address)
+      ? "is known but excluded for this call (router or availability)"
+      : "is not a known provider";
+    throw new RpcError(
+      `${PINPOINT_KEY}=${address} for ${this.url.serviceKey} method ${inv.method} ${why}; known providers: ${known || "none"}`,
+      Code.Unavailable,
+    );
+  }
+
+  /**
+   * One call to one provider: a new invocation (the caller's is never reused across attempts),
+   * refused once the shared deadline has passed or the call was canceled, counted in the
+   * consumer-side statistics when the application keeps them.
+   */
+  protected async attempt(invoker: Invoker, inv: Invocation): Promise<RpcResult> {
+    if (inv.signal.aborted) throw RpcError.from(inv.signal.reason, Code.Canceled);
+    if (inv.deadline !== undefined && Date.now() >= inv.deadline) {
+      throw new RpcError(
+        `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the whole call, retries included, must finish within its timeout)`,
+        Code.DeadlineExceeded,
+      );
+    }
+    const attemptInv: Invocation = { ...inv, attachments: forwardedAttachments(inv.attachments) };
+    const table = this.context.rpcStatus;
+    if (table === undefined) return invoker.invoke(attemptInv);
+    const status: RpcStatus = table.begin(invoker.url, inv.method);
+    const started = performance.now();
+    try {
+      const result = await invoker.invoke(attemptInv);
+      RpcStatusTable.end(status, performance.now() - started, true);
+      return result;
+    } catch (error) {
+      RpcStatusTable.end(status, performance.now() - started, error instanceof BizError);
+      throw error;
+    }
+  }
+}

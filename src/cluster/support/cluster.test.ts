@@ -1,0 +1,415 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  BizError,
+  Code,
+  createInvocation,
+  type Invocation,
+  RpcError,
+  RpcStatusTable,
+  runWithRpcContext,
+  Url,
+} from "../../core/index.js";
+import { createFakeInvokers, createSeededRandom, FakeInvoker } from "../../testing/index.js";
+import { builtinLoadBalances } from "../builtin.js";
+import type { Cluster, ClusterContext, Router } from "../contracts.js";
+import { StaticDirectory } from "../directory/static-directory.js";
+import { PINPOINT_KEY } from "./attachments.js";
+import { availableCluster } from "./available-cluster.js";
+import { broadcastCluster } from "./broadcast-cluster.js";
+import { FailbackClusterInvoker } from "./failback-cluster.js";
+import { failfastCluster } from "./failfast-cluster.js";
+import { failoverCluster } from "./failover-cluster.js";
+import { failsafeCluster } from "./failsafe-cluster.js";
+import { forkingCluster } from "./forking-cluster.js";
+
+const SERVICE = "com.example.DemoService";
+
+function testContext(extra: Partial<ClusterContext> = {}): ClusterContext & { warnings: string[] } {
+  const warnings: string[] = [];
+  const balancers = builtinLoadBalances({ random: createSeededRandom(42) });
+  return {
+    warnings,
+    loadBalance: (name) => {
+      const f = balancers[name];
+      if (f === undefined) throw new RpcError(`no loadbalance ${name}`, Code.FailedPrecondition);
+      return f;
+    },
+    warn: (message) => void warnings.push(message),
+    random: createSeededRandom(1),
+    ...extra,
+  };
+}
+
+function consumer(params: Record<string, string | number> = {}): Url {
+  return new Url({
+    protocol: "consumer",
+    host: "127.0.0.1",
+    port: 0,
+    path: SERVICE,
+    params: { interface: SERVICE, ...params },
+  });
+}
+
+function call(extra: Partial<Invocation> = {}): Invocation {
+  return { ...createInvocation({ service: SERVICE, method: "sayHello", args: ["x"] }), ...extra };
+}
+
+function build(
+  cluster: Cluster,
+  invokers: FakeInvoker[],
+  params: Record<string, string | number> = {},
+  ctx = testContext(),
+) {
+  const directory = new StaticDirectory(consumer(params), invokers);
+  return { invoker: cluster(directory, ctx), directory, ctx };
+}
+
+const total = (invokers: FakeInvoker[]) => invokers.reduce((n, i) => n + i.calls, 0);
+
+describe("cluster - failover", () => {
+  it("failover - retries on another provider and succeeds, each attempt a new invocation", async () => {
+    const invokers = createFakeInvokers(3);
+    invokers[0]!.failTimes(1); // round robin over equal weights starts with the first
+    const { invoker } = build(failoverCluster, invokers, { loadbalance: "roundrobin" });
+    const inv = call();
+    const result = await invoker.invoke(inv);
+    assert.equal(total(invokers), 2);
+    const used = invokers.filter((i) => i.calls === 1);
+    assert.equal(used.length, 2, "the second attempt went to an untried provider");
+    assert.equal(result.value, used[1]!.address);
+    for (const u of used) assert.notEqual(u.lastInvocation, inv);
+  });
+
+  it("failover - stops after retries+1 attempts with the last error's code and the providers tried", async () => {
+    const invokers = createFakeInvokers(2).map((i) => i.alwaysFail());
+    const { invoker } = build(failoverCluster, invokers, { retries: 3 });
+    await assert.rejects(invoker.invoke(call()), (e: unknown) => {
+      assert.ok(e instanceof RpcError);
+      assert.equal(e.code, Code.Unavailable);
+      assert.match(e.message, /tried 4 time\(s\)/);
+      assert.match(e.message, /127\.0\.0\.1:20880/);
+      assert.match(e.message, /127\.0\.0\.1:20881/);
+      return true;
+    });
+    assert.equal(total(invokers), 4);
+  });
+
+  it("failover - per-method retries and retries=0 mean one call", async () => {
+    const invokers = createFakeInvokers(3).map((i) => i.alwaysFail());
+    const { invoker } = build(failoverCluster, invokers, { retries: 5, "sayHello.retries": 0 });
+    await assert.rejects(invoker.invoke(call()));
+    assert.equal(total(invokers), 1);
+  });
+
+  it("failover - never retries a business error or a non-retryable error", async () => {
+    const invokers = createFakeInvokers(3);
+    for (const i of invokers) i.throwBizError("no such user", "com.example.NoUserException");
+    const { invoker } = build(failoverCluster, invokers);
+    await assert.rejects(
+      invoker.invoke(call()),
+      (e: unknown) => e instanceof BizError && e.javaClass === "com.example.NoUserException",
+    );
+    assert.equal(total(invokers), 1);
+    const bad = createFakeInvokers(3);
+    for (const i of bad) i.failTimes(1, new RpcError("cannot serialize", Code.InvalidArgument));
+    await assert.rejects(build(failoverCluster, bad).invoker.invoke(call()), /cannot serialize/);
+    assert.equal(total(bad), 1);
+  });
+
+  it("failover - skips unavailable providers and re-lists between attempts", async () => {
+    const invokers = createFakeInvokers(3);
+    invokers[0]!.setAvailable(false);
+    invokers[1]!.failTimes(1);
+    invokers[2]!.failTimes(1);
+    const { invoker, directory } = build(failoverCluster, invokers, { retries: 2 });
+    const fresh = new FakeInvoker({ address: "127.0.0.1:30000" });
+    // After the first failure the directory learns of a new provider; the retry must see it.
+    const first = invokers[1]!.invoke.bind(invokers[1]!);
+    invokers[1]!.invoke = async (inv) => {
+      directory.setInvokers([...invokers, fresh]);
+      return first(inv);
+    };
+    invokers[2]!.invoke = invokers[1]!.invoke;
+    const result = await invoker.invoke(call());
+    assert.equal(invokers[0]!.calls, 0, "unavailable provider never called");
+    assert.ok(
+      result.value === fresh.address ||
+        result.value === invokers[1]!.address ||
+        result.value === invokers[2]!.address,
+    );
+    assert.ok(fresh.calls + invokers[1]!.calls + invokers[2]!.calls <= 3);
+  });
+
+  it("failover - all attempts share the deadline; a hung provider ends the call at the deadline", async () => {
+    const invokers = createFakeInvokers(2).map((i) => i.hangTimes(5));
+    const { invoker } = build(failoverCluster, invokers, { retries: 5 });
+    const controller = new AbortController();
+    const deadline = Date.now() + 50;
+    const timer = setTimeout(() => controller.abort(new RpcError("deadline", Code.DeadlineExceeded)), 50);
+    await assert.rejects(invoker.invoke(call({ signal: controller.signal, deadline })), (e: unknown) => {
+      assert.ok(e instanceof RpcError);
+      assert.equal(e.code, Code.DeadlineExceeded);
+      return true;
+    });
+    clearTimeout(timer);
+    assert.equal(total(invokers), 1, "no new attempt after the shared deadline");
+  });
+
+  it("failover - counts calls in the consumer statistics", async () => {
+    const rpcStatus = new RpcStatusTable();
+    const invokers = createFakeInvokers(1);
+    invokers[0]!.failTimes(1);
+    const { invoker } = build(failoverCluster, invokers, {}, testContext({ rpcStatus }));
+    await invoker.invoke(call());
+    const status = rpcStatus.of(invokers[0]!.url, "sayHello");
+    assert.equal(status.total, 2);
+    assert.equal(status.failed, 1);
+    assert.equal(status.active, 0);
+  });
+});
+
+describe("cluster - select", () => {
+  it("select - sticky keeps the last provider while it is available", async () => {
+    const invokers = createFakeInvokers(4);
+    const { invoker } = build(failoverCluster, invokers, { sticky: "true" });
+    const first = (await invoker.invoke(call())).value;
+    for (let i = 0; i < 20; i++) assert.equal((await invoker.invoke(call())).value, first);
+    invokers.find((i) => i.address === first)!.setAvailable(false);
+    const next = (await invoker.invoke(call())).value;
+    assert.notEqual(next, first);
+    for (let i = 0; i < 5; i++) assert.equal((await invoker.invoke(call())).value, next);
+  });
+
+  it("select - cluster.availablecheck=false still calls an unavailable provider", async () => {
+    const invokers = createFakeInvokers(1);
+    invokers[0]!.setAvailable(false);
+    await assert.rejects(build(failfastCluster, invokers).invoker.invoke(call()), /unavailable/);
+    const off = build(failfastCluster, invokers, { "cluster.availablecheck": "false" });
+    assert.equal((await off.invoker.invoke(call())).value, invokers[0]!.address);
+  });
+
+  it("select - context attachments are bound into the invocation, the call's own win", async () => {
+    const invokers = createFakeInvokers(1);
+    const ctx = testContext({ contextAttachments: () => ({ traceId: "t-1", tag: "ctx" }) });
+    const { invoker } = build(failfastCluster, invokers, {}, ctx);
+    await invoker.invoke(call({ attachments: { tag: "own" } }));
+    assert.deepEqual(invokers[0]!.lastInvocation!.attachments, { tag: "own", traceId: "t-1" });
+  });
+
+  it("select - RpcContext attachments (including a pinpoint) bind when the app gives no hook", async () => {
+    const invokers = createFakeInvokers(3);
+    const { invoker } = build(failoverCluster, invokers);
+    await runWithRpcContext(async (ctx) => {
+      ctx.setAttachment("traceId", "t-2").setAttachment(PINPOINT_KEY, "127.0.0.1:20882");
+      await invoker.invoke(call());
+    });
+    assert.equal(invokers[2]!.calls, 1);
+    assert.deepEqual(invokers[2]!.lastInvocation!.attachments, { traceId: "t-2" });
+  });
+
+  it("select - a pinpoint address bypasses balancing and is not forwarded", async () => {
+    const invokers = createFakeInvokers(3);
+    const { invoker } = build(failoverCluster, invokers);
+    for (let i = 0; i < 10; i++) {
+      const r = await invoker.invoke(call({ attachments: { [PINPOINT_KEY]: "127.0.0.1:20881" } }));
+      assert.equal(r.value, "127.0.0.1:20881");
+    }
+    assert.equal(invokers[1]!.calls, 10);
+    assert.equal(PINPOINT_KEY in invokers[1]!.lastInvocation!.attachments, false);
+    await assert.rejects(
+      invoker.invoke(call({ attachments: { [PINPOINT_KEY]: "10.9.9.9:1" } })),
+      /pinpoint=10\.9\.9\.9:1 .*not a known provider; known providers: 127\.0\.0\.1:20880, 127\.0\.0\.1:20881, 127\.0\.0\.1:20882/,
+    );
+  });
+
+  it("select - the no-provider error lists each provider and why it was excluded", async () => {
+    const invokers = createFakeInvokers(3);
+    invokers[1]!.setAvailable(false);
+    const blockFirst: Router = {
+      name: "condition",
+      priority: 0,
+      url: undefined,
+      route: (list) => list.filter((i) => i.url.port !== 20880),
+    };
+    class Disabling extends StaticDirectory {
+      override excluded() {
+        return new Map([["10.0.0.9:20880", { kind: "disabled" as const, detail: "override disabled=true" }]]);
+      }
+    }
+    const directory = new Disabling(consumer({ group: "g", version: "1.0" }), invokers, [blockFirst]);
+    // The last candidate fails and drops its connection: the retry finds nothing usable.
+    const third = invokers[2]!;
+    third.invoke = async () => {
+      third.setAvailable(false);
+      throw new RpcError("connection reset", Code.Unavailable);
+    };
+    const inv = failoverCluster(directory, testContext());
+    await assert.rejects(inv.invoke(call()), (e: unknown) => {
+      assert.ok(e instanceof RpcError);
+      assert.equal(e.code, Code.Unavailable);
+      const m = e.message;
+      assert.match(m, /no provider available for g\/com\.example\.DemoService:1\.0 method sayHello/);
+      assert.match(m, /127\.0\.0\.1:20880 \(excluded by router "condition"\)/);
+      assert.match(m, /127\.0\.0\.1:20881 \(unavailable/);
+      assert.match(m, /127\.0\.0\.1:20882 \(already tried for this call, unavailable/);
+      assert.match(m, /10\.0\.0\.9:20880 \(disabled \(override disabled=true\)\)/);
+      return true;
+    });
+    const empty = failfastCluster(new StaticDirectory(consumer(), []), testContext());
+    await assert.rejects(empty.invoke(call()), /knows no provider: check that providers are started/);
+  });
+});
+
+describe("cluster - other strategies", () => {
+  it("failfast - one call, failure reported with the provider", async () => {
+    const invokers = createFakeInvokers(2).map((i) => i.alwaysFail());
+    await assert.rejects(build(failfastCluster, invokers).invoker.invoke(call()), (e: unknown) => {
+      assert.ok(e instanceof RpcError && e.code === Code.Unavailable);
+      assert.match(
+        e.message,
+        /failfast call to com\.example\.DemoService method sayHello on 127\.0\.0\.1:2088[01]/,
+      );
+      return true;
+    });
+    assert.equal(total(invokers), 1);
+  });
+
+  it("failsafe - swallows framework failures with a warning, passes business errors", async () => {
+    const invokers = createFakeInvokers(2).map((i) => i.alwaysFail());
+    const { invoker, ctx } = build(failsafeCluster, invokers);
+    const result = await invoker.invoke(call());
+    assert.equal(result.value, null);
+    assert.equal(total(invokers), 1);
+    assert.equal(ctx.warnings.length, 1);
+    const biz = createFakeInvokers(1);
+    biz[0]!.throwBizError();
+    await assert.rejects(build(failsafeCluster, biz).invoker.invoke(call()), BizError);
+  });
+
+  it("failback - returns null now and succeeds in the background", async () => {
+    const invokers = createFakeInvokers(1);
+    invokers[0]!.failTimes(2);
+    const ctx = testContext();
+    const directory = new StaticDirectory(consumer({ "failback.period": 5 }), invokers);
+    const invoker = new FailbackClusterInvoker(directory, ctx);
+    assert.equal((await invoker.invoke(call())).value, null);
+    assert.equal(invoker.pendingRetries, 1);
+    for (let i = 0; i < 200 && invoker.pendingRetries > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(invoker.pendingRetries, 0);
+    assert.equal(invokers[0]!.calls, 3, "first call, one failed retry, one successful retry");
+    assert.ok(!invokers[0]!.invocations[2]!.signal.aborted, "a retry runs with its own live signal");
+    await invoker.destroy();
+  });
+
+  it("failback - gives up after retries, caps pending tasks, destroy stops retries", async () => {
+    const invokers = createFakeInvokers(1).map((i) => i.alwaysFail());
+    const ctx = testContext();
+    const limited = new FailbackClusterInvoker(
+      new StaticDirectory(consumer({ "failback.period": 2, retries: 2 }), invokers),
+      ctx,
+    );
+    await limited.invoke(call());
+    for (let i = 0; i < 200 && limited.pendingRetries > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(invokers[0]!.calls, 3, "one call and two retries");
+    assert.ok(ctx.warnings.some((w) => /giving up .* after 2 background retries/.test(w)));
+
+    const capped = createFakeInvokers(1).map((i) => i.alwaysFail());
+    const capCtx = testContext();
+    const slow = new FailbackClusterInvoker(
+      new StaticDirectory(consumer({ failbacktasks: 2 }), capped),
+      capCtx,
+    );
+    for (let i = 0; i < 4; i++) await slow.invoke(call());
+    assert.equal(slow.pendingRetries, 2);
+    assert.ok(capCtx.warnings.some((w) => /failbacktasks=2/.test(w)));
+    await slow.destroy();
+    assert.equal(slow.pendingRetries, 0);
+  });
+
+  it("forking - first success wins and the losers' waits are aborted", async () => {
+    const invokers = createFakeInvokers(3);
+    invokers[0]!.hangTimes(1);
+    invokers[1]!.hangTimes(1);
+    invokers[2]!.latencyMs = 5;
+    const { invoker } = build(forkingCluster, invokers, { forks: 0 });
+    const result = await invoker.invoke(call());
+    assert.equal(result.value, invokers[2]!.address);
+    assert.equal(total(invokers), 3);
+    assert.equal(invokers[0]!.aborted + invokers[1]!.aborted, 2);
+  });
+
+  it("forking - forks=2 calls two providers; all failing gives an error; timeout bounds it", async () => {
+    const invokers = createFakeInvokers(4).map((i) => i.alwaysFail());
+    await assert.rejects(
+      build(forkingCluster, invokers, { forks: 2 }).invoker.invoke(call()),
+      /failed on all 2 providers/,
+    );
+    assert.equal(total(invokers), 2);
+    const hung = createFakeInvokers(2).map((i) => i.hangTimes(1));
+    await assert.rejects(
+      build(forkingCluster, hung, { timeout: 20 }).invoker.invoke(call()),
+      (e: unknown) => {
+        assert.ok(e instanceof RpcError && e.code === Code.DeadlineExceeded);
+        return true;
+      },
+    );
+    assert.equal(hung[0]!.aborted + hung[1]!.aborted, 2);
+  });
+
+  it("broadcast - calls every provider and fails if any failed", async () => {
+    const invokers = createFakeInvokers(4);
+    invokers[1]!.failTimes(1);
+    const { invoker } = build(broadcastCluster, invokers);
+    await assert.rejects(invoker.invoke(call()), /fake provider 127\.0\.0\.1:20881/);
+    assert.deepEqual(
+      invokers.map((i) => i.calls),
+      [1, 1, 1, 1],
+    );
+    const ok = await invoker.invoke(call());
+    assert.equal(ok.value, invokers[3]!.address);
+  });
+
+  it("broadcast - broadcast.fail.percent stops after that share failed", async () => {
+    const invokers = createFakeInvokers(4).map((i) => i.alwaysFail());
+    await assert.rejects(
+      build(broadcastCluster, invokers, { "broadcast.fail.percent": 50 }).invoker.invoke(call()),
+    );
+    // threshold = 4 * 50% = 2: the third failure stops the loop, as Java's failIndex check does
+    assert.deepEqual(
+      invokers.map((i) => i.calls),
+      [1, 1, 1, 0],
+    );
+    const zero = createFakeInvokers(3).map((i) => i.alwaysFail());
+    await assert.rejects(
+      build(broadcastCluster, zero, { "broadcast.fail.percent": 0 }).invoker.invoke(call()),
+    );
+    assert.deepEqual(
+      zero.map((i) => i.calls),
+      [1, 0, 0],
+    );
+  });
+
+  it("available - calls the first available provider only", async () => {
+    const invokers = createFakeInvokers(3);
+    invokers[0]!.setAvailable(false);
+    const { invoker } = build(availableCluster, invokers);
+    assert.equal((await invoker.invoke(call())).value, invokers[1]!.address);
+    assert.deepEqual(
+      invokers.map((i) => i.calls),
+      [0, 1, 0],
+    );
+    for (const i of invokers) i.setAvailable(false);
+    await assert.rejects(invoker.invoke(call()), /127\.0\.0\.1:20882 \(unavailable/);
+  });
+
+  it("destroy - a destroyed cluster refuses calls and destroys its directory", async () => {
+    const invokers = createFakeInvokers(2);
+    const { invoker, directory } = build(failoverCluster, invokers);
+    await invoker.destroy();
+    assert.equal(invoker.isAvailable(), false);
+    assert.equal(directory.destroyed, true);
+    assert.ok(invokers.every((i) => i.destroyed));
+    await assert.rejects(invoker.invoke(call()), /destroyed/);
+  });
+});

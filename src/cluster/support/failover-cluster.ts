@@ -1,0 +1,67 @@
+import {
+  BizError,
+  Code,
+  DEFAULT_RETRIES,
+  type Invocation,
+  type Invoker,
+  isRetryable,
+  RpcError,
+  type RpcResult,
+} from "../../core/index.js";
+import type { Cluster, LoadBalance } from "../contracts.js";
+import { AbstractClusterInvoker } from "./cluster-invoker.js";
+
+/**
+ * `failover` (the default): on an error a retry can cure (network, timeout, busy) try another
+ * provider, up to `retries` extra attempts (per method; default 2). Tried providers are avoided,
+ * the list is re-read between attempts, and all attempts share the call's deadline. Business
+ * errors and other failures return at once.
+ */
+export class FailoverClusterInvoker extends AbstractClusterInvoker {
+  readonly #attemptsByMethod = new Map<string, number>();
+
+  protected async doInvoke(
+    inv: Invocation,
+    invokers: readonly Invoker[],
+    lb: LoadBalance,
+  ): Promise<RpcResult> {
+    const attempts = this.#attempts(inv.method);
+    const tried: Invoker[] = [];
+    let candidates = invokers;
+    let lastError: unknown;
+    for (let i = 0; i < attempts; i++) {
+      if (i > 0) {
+        candidates = this.list(inv);
+        if (candidates.length === 0) throw this.noProvider(inv, tried, lastError);
+      }
+      const invoker = this.select(lb, inv, candidates, tried);
+      tried.push(invoker);
+      try {
+        return await this.attempt(invoker, inv);
+      } catch (error) {
+        if (error instanceof BizError || !isRetryable(error)) throw error;
+        lastError = error;
+        if (inv.signal.aborted || (inv.deadline !== undefined && Date.now() >= inv.deadline)) break;
+      }
+    }
+    const addresses = [...new Set(tried.map((t) => t.url.address))];
+    const last = lastError instanceof RpcError ? lastError : RpcError.from(lastError, Code.Unavailable);
+    throw new RpcError(
+      `failed to invoke ${this.url.serviceKey} method ${inv.method}: tried ${tried.length} time(s) on providers [${addresses.join(", ")}] (${addresses.length}/${candidates.length}); last error: ${last.rawMessage}. Raise retries or check the providers`,
+      last.code,
+      { cause: lastError },
+    );
+  }
+
+  #attempts(method: string): number {
+    let attempts = this.#attemptsByMethod.get(method);
+    if (attempts === undefined) {
+      attempts = Math.max(1, Math.trunc(this.url.methodNumber(method, "retries", DEFAULT_RETRIES)) + 1);
+      this.#attemptsByMethod.set(method, attempts);
+    }
+    return attempts;
+  }
+}
+
+export const failoverCluster: Cluster = (directory, context) =>
+  new FailoverClusterInvoker(directory, context);

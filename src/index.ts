@@ -1,0 +1,39 @@
+// dubbo-ts: the public API. Symbols below are what applications use; lower layers are reachable
+// through "dubbo-ts/internal" for extension authors.
+
+export type { Extensions, ProtocolContext, ProtocolFactory } from "./app/index.js";
+export {
+  type AppLogger,
+  createDubbo,
+  DubboApplication,
+  type DubboOptions,
+  type ExportedService,
+} from "./app/index.js";
+export type {
+  ApplicationConfig,
+  ConsumerConfig,
+  DubboConfigOptions,
+  MethodConfig,
+  ProtocolConfig,
+  ProviderConfig,
+  ReferenceConfig,
+  RegistryConfig,
+  ServiceConfig,
+} from "./config/index.js";
+export {
+  BizError,
+  Code,
+  defineService,
+  getRpcContext,
+  type JavaLong,
+  type JavaType,
+  java,
+  RpcContext,
+  RpcError,
+  runWithRpcContext,
+  type ServiceDefinition,
+  type ServiceImplementation,
+  type ServiceStub,
+  Url,
+} from "./core/index.js";
+export type { ConsumerStub, GenericStub } from "./proxy/index.js";

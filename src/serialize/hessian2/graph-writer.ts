@@ -1,0 +1,172 @@
+import { OutputBuffer } from "./output-buffer.js";
+
+interface ClassDefinition {
+  readonly index: number;
+  readonly fields: readonly string[];
+}
+
+/** Encoded class definitions of declared field lists, by field list then class name. */
+const definitionCache = new WeakMap<readonly string[], Map<string, Buffer>>();
+
+function sameFields(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The state one frame body shares across all its values: back-references, class definitions and
+ * the type table. Each list, map and object written takes the next reference index, exactly as a
+ * Java reader numbers them, even when it has no JS identity (a BigDecimal written from a string).
+ */
+export class GraphWriter extends OutputBuffer {
+  protected refs = new Map<object, number>();
+  protected refCount = 0;
+  private classDefs = new Map<string, ClassDefinition>();
+  private classCount = 0;
+  private types = new Map<string, number>();
+
+  /** Writes `Q index` and returns true when `value` was written before; otherwise claims its index. */
+  protected writeRefOrClaim(value: object): boolean {
+    const ref = this.refs.get(value);
+    if (ref !== undefined) {
+      this.writeRef(ref);
+      return true;
+    }
+    this.refs.set(value, this.refCount++);
+    return false;
+  }
+
+  /** Starts an object of `className` with these fields, defining the class on first use. Claims a ref index. */
+  beginObject(className: string, fields: readonly string[]): void {
+    let def = this.classDefs.get(className);
+    if (def === undefined || !sameFields(def.fields, fields)) {
+      this.writeClassDefinition(className, fields);
+      def = { index: this.classCount++, fields };
+      this.classDefs.set(className, def);
+    }
+    if (def.index <= 15) {
+      this.writeByte(0x60 + def.index);
+    } else {
+      this.writeByte(0x4f);
+      this.writeInt(def.index);
+    }
+  }
+
+  /** `C name count field*`; the bytes of a declared (frozen) field list are cached and copied. */
+  private writeClassDefinition(className: string, fields: readonly string[]): void {
+    const cacheable = Object.isFrozen(fields);
+    const byName = cacheable ? definitionCache.get(fields) : undefined;
+    const cached = byName?.get(className);
+    if (cached !== undefined) {
+      this.ensure(cached.length);
+      this.buf.set(cached, this.pos);
+      this.pos += cached.length;
+      return;
+    }
+    const start = this.pos - this.start;
+    this.writeByte(0x43);
+    this.writeString(className);
+    this.writeInt(fields.length);
+    for (const field of fields) this.writeString(field);
+    if (cacheable) {
+      const bytes = Buffer.from(this.buf.subarray(this.start + start, this.pos));
+      if (byName === undefined) definitionCache.set(fields, new Map([[className, bytes]]));
+      else byName.set(className, bytes);
+    }
+  }
+
+  /** An object with no JS identity still takes a reference index on the reading side. */
+  claimAnonymousRef(): void {
+    this.refCount++;
+  }
+
+  /** List header: the compact forms for up to 7 elements, typed or untyped, as Java writes them. */
+  protected writeListHeader(length: number, typeName: string | null): void {
+    if (typeName === null) {
+      if (length <= 7) {
+        this.writeByte(0x78 + length);
+      } else {
+        this.writeByte(0x58);
+        this.writeInt(length);
+      }
+    } else if (length <= 7) {
+      this.writeByte(0x70 + length);
+      this.writeType(typeName);
+    } else {
+      this.writeByte(0x56);
+      this.writeType(typeName);
+      this.writeInt(length);
+    }
+  }
+
+  protected writeMapHeader(typeName: string | null): void {
+    if (typeName === null) {
+      this.writeByte(0x48);
+    } else {
+      this.writeByte(0x4d);
+      this.writeType(typeName);
+    }
+  }
+
+  protected writeEnd(): void {
+    this.writeByte(0x5a);
+  }
+
+  /** A type name is written once as a string, afterwards as its index in the type table. */
+  private writeType(name: string): void {
+    const index = this.types.get(name);
+    if (index !== undefined) {
+      this.writeInt(index);
+    } else {
+      this.types.set(name, this.types.size);
+      this.writeString(name);
+    }
+  }
+
+  /** Forgets everything: the next value starts a new frame body. Keeps the grown buffer. */
+  reset(): void {
+    this.discardBody();
+    // Fresh maps: Map#clear() is far slower than allocating an empty one in V8.
+    if (this.refs.size > 0) this.refs = new Map();
+    this.refCount = 0;
+    if (this.classDefs.size > 0) this.classDefs = new Map();
+    this.classCount = 0;
+    if (this.types.size > 0) this.types = new Map();
+  }
+
+  protected mark(): WriterMark {
+    return {
+      length: this.length,
+      refCount: this.refCount,
+      classCount: this.classCount,
+      typeCount: this.types.size,
+    };
+  }
+
+  /** Undoes a value that failed half-way, so the body stays consistent for the values before it. */
+  protected rollback(mark: WriterMark): void {
+    this.pos = this.start + mark.length;
+    this.refCount = mark.refCount;
+    for (const [value, index] of this.refs) if (index >= mark.refCount) this.refs.delete(value);
+    this.classCount = mark.classCount;
+    for (const [name, def] of this.classDefs) if (def.index >= mark.classCount) this.classDefs.delete(name);
+    for (const [name, index] of this.types) if (index >= mark.typeCount) this.types.delete(name);
+  }
+
+  /**
+   * Ends the body: returns its bytes without copying (a region of the writer's slab that it never
+   * writes again, so the caller may keep it). Call reset() before writing the next body.
+   */
+  toBuffer(): Buffer {
+    return this.takeBody();
+  }
+}
+
+export interface WriterMark {
+  readonly length: number;
+  readonly refCount: number;
+  readonly classCount: number;
+  readonly typeCount: number;
+}

@@ -1,0 +1,9 @@
+// Test helpers shared by every layer's tests: scripted fake providers and seeded randomness.
+export {
+  createFakeInvokers,
+  FakeInvoker,
+  type FakeInvokerOptions,
+  type FakeStep,
+  unavailableError,
+} from "./fake-invoker.js";
+export { createSeededRandom } from "./seeded-random.js";

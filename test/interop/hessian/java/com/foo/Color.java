@@ -1,0 +1,7 @@
+package com.foo;
+
+public enum Color {
+  RED,
+  GREEN,
+  BLUE
+}

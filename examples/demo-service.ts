@@ -4,5 +4,3 @@ import { defineService, java } from "../src/index.js";
 export const DemoService = defineService("org.apache.dubbo.demo.DemoService", {
   sayHello: { args: [java.String], returns: java.String },
 });
-
-export { readFlags } from "./flags.js";

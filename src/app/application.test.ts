@@ -57,6 +57,25 @@ describe("application", () => {
     );
   });
 
+  it("dubbo - exports on a free port and a reference with url= calls it over TCP", async () => {
+    await using provider = await createDubbo({
+      application: { name: "p" },
+      protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+      env: false,
+    });
+    const exported = await provider.export(Greeter, impl, { scope: "remote" });
+    const address = exported.urls[0]!;
+    assert.ok(address.port > 0, "the bound port is reported");
+    await using consumer = await createDubbo({ application: { name: "c" }, env: false });
+    const greeter = await consumer.refer(Greeter, { url: `dubbo://127.0.0.1:${address.port}` });
+    const answer = await runWithRpcContext(async (ctx) => {
+      ctx.setAttachment("tenant", "remote");
+      return greeter.greet("cy");
+    });
+    assert.equal(answer, "hi cy (remote)");
+    await assert.rejects(greeter.fail("why"), (e: unknown) => e instanceof BizError && e.message === "why");
+  });
+
   it("stop - unexports services; the application refuses new work afterwards", async () => {
     const app = await createDubbo({ application: { name: "t" }, env: false });
     await app.export(Greeter, impl, { scope: "local" });

@@ -33,13 +33,9 @@ import {
   createStub,
   type GenericStub,
 } from "../proxy/index.js";
-import { createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
+import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
 
-/** Where the application reports what nobody awaits (swallowed failsafe errors, retries, …). */
-export interface AppLogger {
-  warn(message: string, error?: unknown): void;
-  info(message: string): void;
-}
+export type { AppLogger } from "./extensions.js";
 
 const consoleAppLogger: AppLogger = {
   warn: (message, error) => (error === undefined ? console.warn(message) : console.warn(message, error)),
@@ -199,7 +195,7 @@ export class DubboApplication implements AsyncDisposable {
         for (const url of remoteUrls) {
           const exporter = await this.#export(url.protocol, definition, implementation, url);
           exporters.push(exporter);
-          urls.push(exporter.invoker.url);
+          urls.push(exporter.url ?? exporter.invoker.url);
         }
       }
     } catch (error) {
@@ -305,7 +301,10 @@ export class DubboApplication implements AsyncDisposable {
         Code.FailedPrecondition,
       );
     }
-    const raw = this.extensions.protocol.get(name)({ rpcStatus: this.extensions.rpcStatus });
+    const raw = this.extensions.protocol.get(name)({
+      rpcStatus: this.extensions.rpcStatus,
+      logger: this.#logger,
+    });
     const wrapped = wrapProtocolWithFilters(raw, this.extensions.filter);
     this.#rawProtocols.set(name, raw);
     this.#protocols.set(name, wrapped);

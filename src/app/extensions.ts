@@ -18,11 +18,19 @@ import {
   RpcStatusTable,
 } from "../core/index.js";
 import { createFilterExtensionPoint } from "../filter/index.js";
+import {
+  activesFilterExtension,
+  executesFilterExtension,
+  tpsFilterExtension,
+} from "../filter/limits/index.js";
+import { accessLogFilterExtension, timeoutFilterExtension } from "../filter/observe/index.js";
+import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
 
 /** What a protocol factory receives from its application. */
 export interface ProtocolContext {
   readonly rpcStatus: RpcStatusTable;
+  readonly logger: AppLogger;
 }
 
 /** Creates one protocol instance per application, the first time a service or reference uses it. */
@@ -32,6 +40,12 @@ export type ProtocolFactory = (context: ProtocolContext) => Protocol;
  * Every extension point of one application (Dubbo's SPI, without globals): register your own
  * with `app.extensions.loadBalance.register("mine", factory)` before exporting or referring.
  */
+/** Where the application reports what nobody awaits (swallowed failsafe errors, retries, dropped links). */
+export interface AppLogger {
+  warn(message: string, error?: unknown): void;
+  info(message: string): void;
+}
+
 export interface Extensions {
   readonly protocol: ExtensionPoint<ProtocolFactory>;
   readonly filter: ExtensionPoint<FilterExtension>;
@@ -61,6 +75,13 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
     rpcStatus,
   };
   extensions.protocol.register(INJVM_PROTOCOL, () => createInjvmProtocol());
+  extensions.protocol.register("dubbo", (context) => createDubboProtocol({ logger: context.logger }));
+  extensions.filter
+    .register("executes", executesFilterExtension)
+    .register("actives", activesFilterExtension)
+    .register("tps", tpsFilterExtension)
+    .register("accesslog", accessLogFilterExtension)
+    .register("timeout", timeoutFilterExtension);
   registerBuiltinClusters(extensions, { rpcStatus, ...(options.random ? { random: options.random } : {}) });
   registerBuiltinRouters(extensions.router);
   registerBuiltinMergers(extensions.merger);

@@ -129,3 +129,15 @@ export const DEFAULT_BROADCAST_FAIL_PERCENT = 100;
 export const DEFAULT_SCRIPT_ROUTER_TIMEOUT_MS = 50;
 /** Dubbo's fastjson serialization id (the JSON serialization). */
 export const FASTJSON_SERIALIZATION_ID = 6;
+/**
+ * `address.wait` on a reference (SOFARPC's addressWait): ms the first calls of a reference that
+ * has never seen a provider wait for the registry to deliver one. 0 fails at once, as Java does.
+ */
+export const DEFAULT_ADDRESS_WAIT_MS = 0;
+/**
+ * Embedded (`dubbo://`) registry: `lease` ms a client's registrations outlive its last renewal
+ * (clients renew every third of it, so a killed process disappears within about this long), and
+ * `watch.wait` ms the server holds a long-poll before answering "no change".
+ */
+export const DEFAULT_EMBEDDED_REGISTRY_LEASE_MS = 15_000;
+export const DEFAULT_EMBEDDED_REGISTRY_WATCH_MS = 20_000;

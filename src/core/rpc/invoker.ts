@@ -22,6 +22,8 @@ export interface Invoker extends Node {
 
 export interface Exporter {
   readonly invoker: Invoker;
+  /** The URL as exported, when the protocol settles something (the bound port of `port: 0`, a token). */
+  readonly url?: Url;
   unexport(): Promise<void>;
 }
 

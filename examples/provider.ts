@@ -1,0 +1,42 @@
+// npm run example:provider -- --port 20880 [--host 127.0.0.1] [--registry <url>]
+// Exports org.apache.dubbo.demo.DemoService over the dubbo protocol, prints READY <port>, and
+// stops gracefully on SIGTERM/SIGINT (READONLY to consumers, in-flight calls drained).
+import { createDubbo } from "../src/index.js";
+import { DemoService } from "./demo-service.js";
+import { readFlags } from "./flags.js";
+
+const flags = readFlags(process.argv.slice(2));
+const port = Number(flags.get("port") ?? "20880");
+const host = flags.get("host") ?? "127.0.0.1";
+const registry = flags.get("registry");
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number (0-65535), got ${flags.get("port")}`);
+  process.exit(2);
+}
+
+const app = await createDubbo({
+  application: { name: flags.get("name") ?? "demo-provider" },
+  protocol: { name: "dubbo", host, port },
+  ...(registry === undefined ? {} : { registry: { address: registry } }),
+});
+const exported = await app.export(
+  DemoService,
+  {
+    sayHello(name) {
+      return `Hello ${name}`;
+    },
+  },
+  { scope: "remote" },
+);
+console.log(`READY ${exported.urls[0]?.port ?? port}`);
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.error(`${signal}: stopping (draining in-flight calls)`);
+  await app.stop();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));

@@ -1,0 +1,114 @@
+import { appendFile } from "node:fs/promises";
+import {
+  DEFAULT_ACCESSLOG_FLUSH_MS,
+  type Filter,
+  type FilterExtension,
+  type Invocation,
+  type Url,
+} from "../../core/index.js";
+
+/** Java's AccessLogFilter keeps at most this many lines per file between flushes. */
+const MAX_BUFFERED_LINES = 5000;
+
+export interface AccessLogOptions {
+  /** Where `accesslog=true` lines go (default: console.info). */
+  readonly log?: (line: string) => void;
+  /** ms between flushes of a file log (default 5000). */
+  readonly flushMs?: number;
+  /** Reports a failed file write (default: console.warn). */
+  readonly onError?: (message: string, error: unknown) => void;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, "0");
+}
+
+function timestamp(date: Date): string {
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
+    `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`
+  );
+}
+
+function argsText(args: readonly unknown[]): string {
+  try {
+    return JSON.stringify(args, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  } catch {
+    return "[unprintable arguments]";
+  }
+}
+
+/** One line as Java writes it: `[time] caller -> provider - group/service:version method(types) args`. */
+export function formatAccessLine(inv: Invocation, url: Url, now = new Date()): string {
+  const service = `${inv.group ? `${inv.group}/` : ""}${inv.service}${inv.version ? `:${inv.version}` : ""}`;
+  const types = inv.parameterTypes.map((t) => t.name).join(",");
+  return `[${timestamp(now)}] ${inv.remoteAddress ?? "unknown"} -> ${url.address} - ${service} ${inv.method}(${types}) ${argsText(inv.args)}`;
+}
+
+interface FileLog {
+  lines: string[];
+  writing: Promise<void>;
+}
+
+/**
+ * Provider side (Java's AccessLogFilter), on with `accesslog`: `true`/`default` sends each call's
+ * line to the log; any other value is a file path the lines are appended to, buffered (at most 5000
+ * lines) and written asynchronously every `flushMs`, so the call path never waits for the disk.
+ */
+export function createAccessLogFilter(options: AccessLogOptions = {}): Filter {
+  const log = options.log ?? ((line: string) => console.info(line));
+  const flushMs = options.flushMs ?? DEFAULT_ACCESSLOG_FLUSH_MS;
+  const onError =
+    options.onError ?? ((message: string, error: unknown) => console.warn(`[dubbo-ts] ${message}`, error));
+  const files = new Map<string, FileLog>();
+  let timer: NodeJS.Timeout | undefined;
+
+  function flush(): void {
+    for (const [path, file] of files) {
+      if (file.lines.length === 0) continue;
+      const text = `${file.lines.join("\n")}\n`;
+      file.lines = [];
+      file.writing = file.writing
+        .then(() => appendFile(path, text))
+        .catch((error: unknown) => onError(`could not write the access log ${path}`, error));
+    }
+  }
+
+  function schedule(): void {
+    if (timer !== undefined) return;
+    timer = setInterval(flush, flushMs);
+    timer.unref();
+  }
+
+  return (next, invoker) => {
+    const url = invoker.url;
+    const setting = url.get("accesslog");
+    if (setting === undefined || setting === "" || setting === "false") return next;
+    const toLog = setting === "true" || setting === "default";
+    return (inv) => {
+      try {
+        const line = formatAccessLine(inv, url);
+        if (toLog) log(line);
+        else {
+          let file = files.get(setting);
+          if (file === undefined) {
+            file = { lines: [], writing: Promise.resolve() };
+            files.set(setting, file);
+          }
+          if (file.lines.length < MAX_BUFFERED_LINES) file.lines.push(line);
+          schedule();
+        }
+      } catch (error) {
+        onError("could not format an access log line", error);
+      }
+      return next(inv);
+    };
+  };
+}
+
+export const accessLogFilter: Filter = createAccessLogFilter();
+
+export const accessLogFilterExtension: FilterExtension = Object.freeze({
+  filter: accessLogFilter,
+  activate: Object.freeze({ side: "provider", keys: Object.freeze(["accesslog"]) }),
+});

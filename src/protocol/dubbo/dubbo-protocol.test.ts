@@ -1,0 +1,317 @@
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import {
+  BizError,
+  Code,
+  defineService,
+  getRpcContext,
+  type Invocation,
+  type Invoker,
+  isRetryable,
+  java,
+  RpcError,
+  resultOf,
+  Url,
+} from "../../core/index.js";
+import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../filter/index.js";
+import { createProviderInvoker, createStub } from "../../proxy/index.js";
+import type { Logger } from "../../transport/index.js";
+import { createDubboProtocol, createWorkerInvoker, type DubboProtocol } from "./index.js";
+
+const quiet: Logger = { warn() {}, info() {} };
+const IFACE = "org.apache.dubbo.demo.DemoService";
+const User = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.int });
+const DemoService = defineService(IFACE, {
+  sayHello: { args: [java.String], returns: java.String },
+  greet: { args: [User], returns: User },
+  fail: { args: [java.String], returns: java.void },
+  slow: { args: [java.int], returns: java.String },
+});
+
+const implementation = {
+  sayHello(name: string) {
+    getRpcContext().setResponseAttachment("served-by", "node");
+    return `Hello ${name}`;
+  },
+  greet(user: { name: string; age: number }) {
+    return { name: `Dear ${user.name}`, age: user.age + 1 };
+  },
+  fail(reason: string): void {
+    throw new BizError(`no such user ${reason}`, { javaClass: "com.foo.UserNotFoundException" });
+  },
+  async slow(ms: number) {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return `slept ${ms}`;
+  },
+};
+
+function providerUrl(params = ""): Url {
+  return Url.parse(`dubbo://127.0.0.1:0/${IFACE}?interface=${IFACE}${params}`);
+}
+
+const protocols: DubboProtocol[] = [];
+after(async () => {
+  await Promise.all(protocols.map((p) => p.destroy()));
+});
+
+function newProtocol(): DubboProtocol {
+  const protocol = createDubboProtocol({ logger: quiet, shutdownWaitMs: 2000 });
+  protocols.push(protocol);
+  return protocol;
+}
+
+async function serve(params = "") {
+  const provider = newProtocol();
+  const filtered = wrapProtocolWithFilters(provider, createFilterExtensionPoint());
+  const exporter = await filtered.export(
+    createProviderInvoker(DemoService, implementation, providerUrl(params)),
+  );
+  const url = (exporter as unknown as { url: Url }).url;
+  return { provider, port: url.port, url };
+}
+
+function referenceUrl(port: number, params = ""): Url {
+  return Url.parse(`dubbo://127.0.0.1:${port}/${IFACE}?interface=${IFACE}&timeout=3000${params}`);
+}
+
+describe("dubbo protocol", () => {
+  it("dubbo - a stub calls a provider over TCP, with typed POJOs, $echo and response attachments", async () => {
+    const { port } = await serve();
+    const consumer = newProtocol();
+    const invoker = await consumer.refer(referenceUrl(port));
+    const stub = createStub(DemoService, invoker);
+    assert.equal(await stub.sayHello("world"), "Hello world");
+    assert.deepEqual({ ...(await stub.greet({ name: "Ann", age: 41 })) }, { name: "Dear Ann", age: 42 });
+    assert.equal(await stub.$echo("ping"), "ping");
+    const result = await invoker.invoke({
+      service: IFACE,
+      group: undefined,
+      version: undefined,
+      method: "sayHello",
+      parameterTypes: [java.String],
+      returnType: java.String,
+      args: ["x"],
+      attachments: {},
+      signal: new AbortController().signal,
+      deadline: undefined,
+      oneWay: false,
+    });
+    assert.equal(result.value, "Hello x");
+    assert.equal(result.attachments["served-by"], "node");
+    assert.equal(result.attachments.dubbo, "2.0.2");
+  });
+
+  it("dubbo - a provider's exception arrives as a BizError with its Java class", async () => {
+    const { port } = await serve();
+    const stub = createStub(DemoService, await newProtocol().refer(referenceUrl(port)));
+    await assert.rejects(stub.fail("bob"), (e: unknown) => {
+      return (
+        e instanceof BizError && e.javaClass === "com.foo.UserNotFoundException" && /bob/.test(e.message)
+      );
+    });
+  });
+
+  it("dubbo - group and version select the exporter; version 0.0.0 means none", async () => {
+    const { port } = await serve("&group=g1&version=1.0.0");
+    const consumer = newProtocol();
+    const ok = createStub(DemoService, await consumer.refer(referenceUrl(port, "&group=g1&version=1.0.0")));
+    assert.equal(await ok.sayHello("v"), "Hello v");
+    const wrong = createStub(DemoService, await consumer.refer(referenceUrl(port, "&version=2.0.0")));
+    await assert.rejects(wrong.sayHello("v"), (e: unknown) => {
+      return (
+        e instanceof RpcError &&
+        e.code === Code.Unimplemented &&
+        e.message.includes(`${IFACE}:2.0.0`) &&
+        e.message.includes(`g1/${IFACE}:1.0.0`)
+      );
+    });
+    const plain = await serve();
+    const none = createStub(DemoService, await consumer.refer(referenceUrl(plain.port, "&version=0.0.0")));
+    assert.equal(await none.sayHello("z"), "Hello z");
+  });
+
+  it("dubbo - an unknown method is answered at once with the methods the service has", async () => {
+    const { port } = await serve();
+    const Other = defineService(IFACE, { missing: { args: [], returns: java.String } });
+    const stub = createStub(Other, await newProtocol().refer(referenceUrl(port)));
+    await assert.rejects(stub.missing(), (e: unknown) => {
+      return (
+        e instanceof RpcError &&
+        e.code === Code.Unimplemented &&
+        /no method "missing"/.test(e.message) &&
+        /sayHello/.test(e.message)
+      );
+    });
+  });
+
+  it("dubbo - token: a call without the export's token is refused, with it accepted", async () => {
+    const { port } = await serve("&token=s3cret");
+    const consumer = newProtocol();
+    const without = createStub(DemoService, await consumer.refer(referenceUrl(port)));
+    await assert.rejects(
+      without.sayHello("a"),
+      (e: unknown) => e instanceof RpcError && /invalid token/.test(e.message),
+    );
+    const withToken = createStub(DemoService, await consumer.refer(referenceUrl(port, "&token=s3cret")));
+    assert.equal(await withToken.sayHello("a"), "Hello a");
+  });
+
+  it("dubbo - one server per host:port serves every service exported there", async () => {
+    const provider = newProtocol();
+    const first = await provider.export(
+      createProviderInvoker(DemoService, implementation, providerUrl("&version=1")),
+    );
+    const second = await provider.export(
+      createProviderInvoker(
+        DemoService,
+        implementation,
+        providerUrl("&version=2").with({ port: first.url.port }),
+      ),
+    );
+    assert.equal(first.url.port, second.url.port);
+    await assert.rejects(
+      provider.export(
+        createProviderInvoker(
+          DemoService,
+          implementation,
+          providerUrl("&version=2").with({ port: first.url.port }),
+        ),
+      ),
+      (e: unknown) => e instanceof RpcError && e.code === Code.AlreadyExists,
+    );
+    const consumer = newProtocol();
+    const v2 = createStub(DemoService, await consumer.refer(referenceUrl(first.url.port, "&version=2")));
+    assert.equal(await v2.sayHello("two"), "Hello two");
+  });
+
+  it("dubbo - the provider reads the timeout attachment (int or string) as the call's deadline", async () => {
+    const seen: Array<number | undefined> = [];
+    const recorder: Invoker = {
+      url: providerUrl(),
+      isAvailable: () => true,
+      destroy: async () => {},
+      invoke: async (inv: Invocation) => {
+        seen.push(inv.deadline === undefined ? undefined : inv.deadline - Date.now());
+        return resultOf("ok");
+      },
+    };
+    const provider = newProtocol();
+    const exporter = await provider.export(recorder);
+    const invoker = await newProtocol().refer(referenceUrl(exporter.url.port));
+    const base = {
+      service: IFACE,
+      group: undefined,
+      version: undefined,
+      method: "anything",
+      parameterTypes: [],
+      returnType: undefined,
+      args: [],
+      signal: new AbortController().signal,
+      deadline: undefined,
+      oneWay: false,
+    };
+    await invoker.invoke({ ...base, attachments: { timeout: 5000 } });
+    await invoker.invoke({ ...base, attachments: { timeout: "7000" } });
+    await invoker.invoke({ ...base, attachments: {} });
+    assert.ok(seen[0] !== undefined && seen[0] > 4000 && seen[0] <= 5000, `int timeout gave ${seen[0]}`);
+    assert.ok(seen[1] !== undefined && seen[1] > 6000 && seen[1] <= 7000, `string timeout gave ${seen[1]}`);
+    // Without a caller attachment the consumer sends its own timeout (3000 from the reference URL).
+    assert.ok(seen[2] !== undefined && seen[2] > 2000 && seen[2] <= 3000, `default timeout gave ${seen[2]}`);
+  });
+
+  it("dubbo - return=false sends one-way: the call resolves without waiting for the provider", async () => {
+    let calls = 0;
+    const provider = newProtocol();
+    const exporter = await provider.export({
+      url: providerUrl(),
+      isAvailable: () => true,
+      destroy: async () => {},
+      invoke: async () => {
+        calls++;
+        return resultOf("ignored");
+      },
+    });
+    const stub = createStub(
+      DemoService,
+      await newProtocol().refer(referenceUrl(exporter.url.port, "&sayHello.return=false")),
+    );
+    assert.equal(await stub.sayHello("fire"), undefined);
+    for (let i = 0; i < 100 && calls === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(calls, 1);
+  });
+
+  it("dubbo - shared connections: two references to one address use one link until both are gone", async () => {
+    const { provider, port } = await serve();
+    const consumer = newProtocol();
+    const a = await consumer.refer(referenceUrl(port));
+    const b = await consumer.refer(referenceUrl(port, "&timeout=1000"));
+    assert.equal(await createStub(DemoService, a).sayHello("a"), "Hello a");
+    assert.equal(await createStub(DemoService, b).sayHello("b"), "Hello b");
+    assert.equal((await provider.serverStats())[0]?.connections, 1);
+    await a.destroy();
+    assert.equal(await createStub(DemoService, b).sayHello("b"), "Hello b");
+    const dedicated = await consumer.refer(referenceUrl(port, "&connections=2"));
+    assert.equal(await createStub(DemoService, dedicated).sayHello("d"), "Hello d");
+    assert.equal((await provider.serverStats())[0]?.connections, 3);
+    await b.destroy();
+    await dedicated.destroy();
+    for (let i = 0; i < 100 && (await provider.serverStats())[0]?.connections !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal((await provider.serverStats())[0]?.connections, 0);
+  });
+
+  it("dubbo - check=true fails refer when nothing listens; lazy refers without connecting", async () => {
+    const { port, provider } = await serve();
+    const consumer = newProtocol();
+    await provider.destroy();
+    await assert.rejects(consumer.refer(referenceUrl(port)), (e: unknown) => {
+      return e instanceof RpcError && e.code === Code.Unavailable && e.message.includes(`127.0.0.1:${port}`);
+    });
+    const lazy = await consumer.refer(referenceUrl(port, "&lazy=true"));
+    assert.equal(lazy.isAvailable(), true);
+  });
+
+  it("dubbo - threadpool=worker: a CPU-bound service exported over TCP runs in worker threads", async () => {
+    const CpuService = defineService("demo.CpuService", { spin: { args: [java.int], returns: java.Object } });
+    const url = Url.parse("dubbo://127.0.0.1:0/demo.CpuService?interface=demo.CpuService&threadpool=worker");
+    const worker = createWorkerInvoker(
+      CpuService,
+      {
+        module: fileURLToPath(new URL("../../../test/fault/fixtures/cpu-service.ts", import.meta.url)),
+        exportName: "cpuService",
+        threads: 1,
+        preload: [new URL("../../../test/fault/fixtures/tsx-preload.mjs", import.meta.url)],
+      },
+      url,
+    );
+    const exporter = await newProtocol().export(worker);
+    const stub = createStub(
+      CpuService,
+      await newProtocol().refer(
+        Url.parse(
+          `dubbo://127.0.0.1:${exporter.url.port}/demo.CpuService?interface=demo.CpuService&timeout=5000`,
+        ),
+      ),
+    );
+    const value = (await stub.spin(100)) as Map<string, number> | { sum: number; thread: number };
+    const sum = value instanceof Map ? value.get("sum") : value.sum;
+    const thread = value instanceof Map ? value.get("thread") : value.thread;
+    assert.equal(sum, 4950);
+    assert.notEqual(thread, 0);
+  });
+
+  it("dubbo - graceful destroy: READONLY makes the reference unavailable, in-flight calls still finish", async () => {
+    const { provider, port } = await serve();
+    const invoker = await newProtocol().refer(referenceUrl(port));
+    const stub = createStub(DemoService, invoker);
+    const running = stub.slow(200);
+    await new Promise((r) => setTimeout(r, 50));
+    const closing = provider.destroy();
+    assert.equal(await running, "slept 200");
+    await closing;
+    assert.equal(invoker.isAvailable(), false);
+    await assert.rejects(stub.sayHello("late"), (e: unknown) => e instanceof RpcError && isRetryable(e));
+  });
+});

@@ -1,0 +1,261 @@
+import { randomUUID } from "node:crypto";
+import {
+  Code,
+  DEFAULT_CHECK,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_CONNECTIONS,
+  DEFAULT_DUBBO_PORT,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_LAZY,
+  DEFAULT_PAYLOAD_BYTES,
+  DEFAULT_SHARE_CONNECTIONS,
+  DEFAULT_SHUTDOWN_WAIT_MS,
+  type Exporter,
+  type Invoker,
+  type Protocol,
+  RpcError,
+  type Url,
+} from "../../core/index.js";
+import { createExchangeClient, type ExchangeClient } from "../../exchange/index.js";
+import {
+  type ConnectionPool,
+  consoleLogger,
+  createConnectionHolder,
+  createConnectionPool,
+  createManagedConnection,
+  formatHostPort,
+  type Logger,
+  type ManagedConnection,
+} from "../../transport/index.js";
+import { DubboInvoker } from "./dubbo-invoker.js";
+import { createDubboServer, type DubboServer } from "./dubbo-server.js";
+import { type ExportedService, exportedMethodsOf, providerServiceKey } from "./exporter-table.js";
+
+export const DUBBO_PROTOCOL = "dubbo";
+
+export interface DubboProtocolOptions {
+  readonly logger?: Logger;
+  /**
+   * ms a server drains in-flight calls at shutdown when the export URL has no `shutdown.wait`.
+   * Default 10000 (Java `dubbo.service.shutdown.wait`).
+   */
+  readonly shutdownWaitMs?: number;
+}
+
+/** What `export` returns: the exporter and the URL it really serves on (bound port, generated token). */
+export interface DubboExporter extends Exporter {
+  readonly url: Url;
+}
+
+export interface DubboProtocol extends Protocol {
+  export(invoker: Invoker): Promise<DubboExporter>;
+  refer(url: Url): Promise<DubboInvoker>;
+  /** Addresses (`host:port`) of the servers now running, for diagnostics. */
+  readonly serverAddresses: readonly string[];
+  /** Each running server: its address, open connections, calls in flight and exported service keys. */
+  serverStats(): Promise<ServerStats[]>;
+}
+
+export interface ServerStats {
+  readonly address: string;
+  readonly connections: number;
+  readonly inFlight: number;
+  readonly services: readonly string[];
+}
+
+/** `token=true` (or `default`) asks for a random token, as Java's ServiceConfig generates. */
+function resolveToken(url: Url): string | undefined {
+  const token = url.get("token");
+  if (token === undefined || token === "" || token === "false") return undefined;
+  return token === "true" || token === "default" ? randomUUID() : token;
+}
+
+function optionalNumber(url: Url, key: string): number | undefined {
+  return url.has(key) ? url.number(key, 0) : undefined;
+}
+
+/**
+ * The dubbo protocol (Java's DubboProtocol): `export` serves invokers on a Dubbo 2 server, one per
+ * `host:port`, shared by every service exported there and found by service key
+ * (`group/interface:version`); `refer` returns a {@link DubboInvoker} over `connections` dedicated
+ * links or the application's shared ones (ref-counted), `lazy` and `check` honoured. `destroy`
+ * shuts the servers down gracefully (READONLY, drain up to `shutdown.wait`) and closes every link.
+ * Create one per application; nothing is global.
+ */
+export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboProtocol {
+  const logger = options.logger ?? consoleLogger;
+  const servers = new Map<string, Promise<DubboServer>>();
+  const references = new Set<DubboInvoker>();
+  const exporters = new Set<DubboExporter>();
+  /** The URL whose settings make a shared link to an address (the first reference to it, as Java). */
+  const sharedSettings = new Map<string, Url>();
+  let pool: ConnectionPool<ExchangeClient> | undefined;
+  let destroyed = false;
+
+  function managedConnection(url: Url, address: string): ManagedConnection<ExchangeClient> {
+    const colon = address.lastIndexOf(":");
+    const host = address.slice(0, colon).replace(/^\[|\]$/g, "");
+    const port = Number(address.slice(colon + 1));
+    const heartbeatTimeoutMs = optionalNumber(url, "heartbeat.timeout");
+    const client = createExchangeClient({
+      host,
+      port,
+      logger,
+      heartbeatMs: url.number("heartbeat", DEFAULT_HEARTBEAT_MS),
+      ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
+      connectTimeoutMs: url.number("connect.timeout", DEFAULT_CONNECT_TIMEOUT_MS),
+      payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
+    });
+    return createManagedConnection(client, { logger });
+  }
+
+  function sharedPool(url: Url): ConnectionPool<ExchangeClient> {
+    pool ??= createConnectionPool<ExchangeClient>({
+      shareConnections: url.number("shareconnections", DEFAULT_SHARE_CONNECTIONS),
+      create: (address) => managedConnection(sharedSettings.get(address) ?? url, address),
+    });
+    return pool;
+  }
+
+  function assertAlive(what: string, url: Url): void {
+    if (destroyed) {
+      throw new RpcError(
+        `cannot ${what} ${url.serviceKey}: the dubbo protocol was destroyed`,
+        Code.FailedPrecondition,
+      );
+    }
+  }
+
+  function serverFor(url: Url): Promise<DubboServer> {
+    const host = url.get("bind.ip") ?? url.host;
+    const port = url.has("bind.port") ? url.number("bind.port", 0) : url.port;
+    const key = formatHostPort(host, port);
+    let server = servers.get(key);
+    if (server === undefined) {
+      server = createDubboServer({
+        url,
+        host,
+        port,
+        logger,
+        shutdownWaitMs: url.number("shutdown.wait", options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS),
+      });
+      servers.set(key, server);
+      const pending = server;
+      // Port 0 binds a free port: exports that name the bound port find the same server.
+      server.then(
+        (s) => {
+          const bound = formatHostPort(host, s.port);
+          if (!servers.has(bound)) servers.set(bound, pending);
+        },
+        () => servers.delete(key),
+      );
+    }
+    return server;
+  }
+
+  async function closeServer(server: DubboServer): Promise<void> {
+    for (const [key, entry] of servers) {
+      if ((await entry.catch(() => undefined)) === server) servers.delete(key);
+    }
+    await server.close();
+  }
+
+  const protocol: DubboProtocol = {
+    name: DUBBO_PROTOCOL,
+    defaultPort: DEFAULT_DUBBO_PORT,
+    get serverAddresses() {
+      return [...servers.keys()];
+    },
+    async serverStats() {
+      const unique = new Set(await Promise.all([...servers.values()].map((s) => s.catch(() => undefined))));
+      const stats: ServerStats[] = [];
+      for (const server of unique) {
+        if (server === undefined) continue;
+        stats.push({
+          address: server.address,
+          connections: server.exchange.channels.size,
+          inFlight: server.exchange.inFlight,
+          services: server.table.keys,
+        });
+      }
+      return stats;
+    },
+    async export(invoker) {
+      assertAlive("export", invoker.url);
+      const server = await serverFor(invoker.url);
+      const token = resolveToken(invoker.url);
+      let url = invoker.url.port === server.port ? invoker.url : invoker.url.with({ port: server.port });
+      if (token !== undefined && token !== url.get("token")) url = url.withParams({ token });
+      const path = url.path || url.serviceInterface;
+      const key = providerServiceKey(path, url.get("group"), url.get("version"));
+      if (server.table.has(key)) {
+        throw new RpcError(
+          `${key} is already exported at ${server.address}; unexport it first or export another group/version`,
+          Code.AlreadyExists,
+        );
+      }
+      const service: ExportedService = {
+        key,
+        path,
+        url,
+        invoker,
+        token,
+        methods: exportedMethodsOf(invoker),
+      };
+      server.table.add(service);
+      let unexported = false;
+      const exporter: DubboExporter = {
+        invoker,
+        url,
+        async unexport() {
+          if (unexported) return;
+          unexported = true;
+          exporters.delete(exporter);
+          server.table.remove(service);
+          // The last service of a server takes the server (and its port) with it.
+          if (server.table.size === 0) await closeServer(server);
+          await invoker.destroy();
+        },
+      };
+      exporters.add(exporter);
+      return exporter;
+    },
+    async refer(url) {
+      assertAlive("refer to", url);
+      const lazy = url.boolean("lazy", DEFAULT_LAZY);
+      const connections = url.number("connections", DEFAULT_CONNECTIONS);
+      if (connections <= 0 && !sharedSettings.has(url.address)) sharedSettings.set(url.address, url);
+      const holder = createConnectionHolder<ExchangeClient>({
+        connections,
+        ...(connections <= 0 ? { pool: sharedPool(url) } : {}),
+        create: (address) => managedConnection(url, address),
+        lazy,
+        isUsable: (client) => client.isAvailable,
+        label: url.serviceInterface,
+      });
+      holder.add(url.address);
+      try {
+        await holder.connectAll({ check: url.boolean("check", DEFAULT_CHECK) });
+      } catch (error) {
+        await holder.close();
+        throw error;
+      }
+      const invoker = new DubboInvoker(url, holder, { lazy });
+      references.add(invoker);
+      return invoker;
+    },
+    async destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      // Servers first: they send READONLY and drain in-flight calls while the services still exist.
+      const running = await Promise.all([...servers.values()].map((s) => s.catch(() => undefined)));
+      servers.clear();
+      await Promise.all(running.map((s) => s?.close()));
+      await Promise.all([...exporters].map((e) => e.unexport()));
+      await Promise.all([...references].map((r) => r.destroy()));
+      references.clear();
+      await pool?.close();
+    },
+  };
+  return protocol;
+}

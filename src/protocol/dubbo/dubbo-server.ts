@@ -1,0 +1,59 @@
+import { DEFAULT_ACCEPTS, DEFAULT_HEARTBEAT_MS, DEFAULT_PAYLOAD_BYTES, type Url } from "../../core/index.js";
+import { createExchangeServer, type ExchangeServer, type RequestHandler } from "../../exchange/index.js";
+import { formatHostPort, type Logger } from "../../transport/index.js";
+import { resolveExecutor } from "./dispatch/resolve-executor.js";
+import { ExporterTable } from "./exporter-table.js";
+import { createProviderHandler } from "./provider-handler.js";
+
+/** One provider server (one `host:port`) and the services exported on it. */
+export interface DubboServer {
+  readonly table: ExporterTable;
+  readonly port: number;
+  /** `host:port` it listens on. */
+  readonly address: string;
+  readonly exchange: ExchangeServer;
+  /** Graceful: stop accepting, READONLY to every channel, drain up to `shutdown.wait`, close. */
+  close(): Promise<void>;
+}
+
+export interface DubboServerOptions {
+  /** The first export's URL: its server settings (threads, payload, heartbeat, …) make the server. */
+  readonly url: Url;
+  readonly host: string;
+  readonly port: number;
+  readonly shutdownWaitMs: number;
+  readonly logger: Logger;
+}
+
+export async function createDubboServer(options: DubboServerOptions): Promise<DubboServer> {
+  const { url, host, port, logger } = options;
+  const table = new ExporterTable();
+  // Resolved before listening, so a bad `threadpool`/`threads` fails the export, not a call.
+  const executor = resolveExecutor(url);
+  const heartbeatTimeoutMs = url.has("heartbeat.timeout") ? url.number("heartbeat.timeout", 0) : undefined;
+  let handler: RequestHandler | undefined;
+  const exchange = await createExchangeServer({
+    ...(host === "" || host === "0.0.0.0" ? {} : { host }),
+    port,
+    logger,
+    accepts: url.number("accepts", DEFAULT_ACCEPTS),
+    payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
+    heartbeatMs: url.number("heartbeat", DEFAULT_HEARTBEAT_MS),
+    ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
+    // Set right below, before any I/O callback can deliver a request.
+    handler: (request) => handler!(request),
+  });
+  const address = formatHostPort(exchange.host, exchange.port);
+  handler = createProviderHandler({ table, executor, address, logger });
+  let closing: Promise<void> | undefined;
+  return {
+    table,
+    port: exchange.port,
+    address,
+    exchange,
+    close() {
+      closing ??= exchange.close({ waitMs: options.shutdownWaitMs });
+      return closing;
+    },
+  };
+}

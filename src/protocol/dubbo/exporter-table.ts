@@ -1,0 +1,94 @@
+import {
+  buildServiceKey,
+  DEFAULT_SERVICE_VERSION,
+  type Invoker,
+  type JavaType,
+  parameterDescriptor,
+  type Url,
+} from "../../core/index.js";
+
+/** One method of an exported contract, with its descriptor computed once. */
+export interface ExportedMethod {
+  readonly parameterTypes: readonly JavaType[];
+  readonly descriptor: string;
+  readonly returnType: JavaType;
+}
+
+/** A service exported on a server: its invoker and what the request path needs, resolved at export. */
+export interface ExportedService {
+  /** `group/interface:version`, without a `0.0.0` version. */
+  readonly key: string;
+  readonly path: string;
+  readonly url: Url;
+  readonly invoker: Invoker;
+  /** The `token` a caller must send, when the export asks for one. */
+  readonly token: string | undefined;
+  /** The contract's methods; empty when the invoker carries no contract (types come from the request). */
+  readonly methods: ReadonlyMap<string, ExportedMethod>;
+}
+
+/** Java's provider service key: version "0.0.0" (or none) means no version, as does an empty group. */
+export function providerServiceKey(path: string, group: unknown, version: unknown): string {
+  const v = typeof version === "string" && version !== DEFAULT_SERVICE_VERSION ? version : undefined;
+  const g = typeof group === "string" ? group : undefined;
+  return buildServiceKey(path, g, v);
+}
+
+export function exportedMethodsOf(invoker: Invoker): Map<string, ExportedMethod> {
+  const methods = new Map<string, ExportedMethod>();
+  const definition = invoker.definition;
+  if (definition === undefined) return methods;
+  for (const [name, m] of Object.entries(definition.methods)) {
+    methods.set(name, {
+      parameterTypes: m.args,
+      descriptor: parameterDescriptor(m.args),
+      returnType: m.returns,
+    });
+  }
+  return methods;
+}
+
+/** The services exported on one server, by service key and by path (for argument types). */
+export class ExporterTable {
+  readonly #byKey = new Map<string, ExportedService>();
+  readonly #byPath = new Map<string, ExportedService>();
+
+  get size(): number {
+    return this.#byKey.size;
+  }
+
+  get keys(): string[] {
+    return [...this.#byKey.keys()];
+  }
+
+  has(key: string): boolean {
+    return this.#byKey.has(key);
+  }
+
+  add(service: ExportedService): void {
+    this.#byKey.set(service.key, service);
+    if (!this.#byPath.has(service.path)) this.#byPath.set(service.path, service);
+  }
+
+  remove(service: ExportedService): void {
+    if (this.#byKey.get(service.key) === service) this.#byKey.delete(service.key);
+    if (this.#byPath.get(service.path) === service) {
+      this.#byPath.delete(service.path);
+      for (const other of this.#byKey.values()) {
+        if (other.path === service.path) {
+          this.#byPath.set(other.path, other);
+          break;
+        }
+      }
+    }
+  }
+
+  find(key: string): ExportedService | undefined {
+    return this.#byKey.get(key);
+  }
+
+  /** Some service exported under `path` (any group or version): its contract types the arguments. */
+  anyForPath(path: string): ExportedService | undefined {
+    return this.#byPath.get(path);
+  }
+}

@@ -1,0 +1,101 @@
+import {
+  type Attachments,
+  CALL_COMPLETED,
+  Code,
+  type Invocation,
+  type JavaType,
+  RpcError,
+} from "../../core/index.js";
+
+interface SignalState {
+  controller: AbortController | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const states = new WeakMap<ProviderInvocation, SignalState>();
+
+function abortAtDeadline(inv: ProviderInvocation, controller: AbortController): void {
+  controller.abort(
+    new RpcError(
+      `${inv.service}.${inv.method}: the caller's timeout passed while the provider was still working`,
+      Code.DeadlineExceeded,
+    ),
+  );
+}
+
+// One getter for every invocation (no closure per call): the signal and its deadline timer are
+// made only if some code asks for the signal, and `complete()` releases them.
+function signalGetter(this: ProviderInvocation): AbortSignal {
+  let state = states.get(this);
+  if (state === undefined) {
+    state = { controller: undefined, timer: undefined };
+    states.set(this, state);
+  }
+  if (state.controller === undefined) {
+    const controller = new AbortController();
+    state.controller = controller;
+    if (this.deadline !== undefined) {
+      const left = this.deadline - Date.now();
+      if (left <= 0) abortAtDeadline(this, controller);
+      else {
+        state.timer = setTimeout(abortAtDeadline, left, this, controller);
+        state.timer.unref();
+      }
+    }
+  }
+  return state.controller.signal;
+}
+
+/**
+ * A call as the provider decoded it. Its `signal` aborts when the caller's deadline (the `timeout`
+ * attachment, from when the request arrived) passes or when the call completes.
+ */
+export class ProviderInvocation implements Invocation {
+  readonly service: string;
+  readonly group: string | undefined;
+  readonly version: string | undefined;
+  readonly method: string;
+  readonly parameterTypes: readonly JavaType[];
+  readonly returnType: JavaType | undefined;
+  readonly args: readonly unknown[];
+  readonly attachments: Attachments;
+  declare readonly signal: AbortSignal;
+  readonly deadline: number | undefined;
+  readonly oneWay: boolean;
+  readonly remoteAddress: string | undefined;
+
+  constructor(init: Omit<Invocation, "signal">) {
+    this.service = init.service;
+    this.group = init.group;
+    this.version = init.version;
+    this.method = init.method;
+    this.parameterTypes = init.parameterTypes;
+    this.returnType = init.returnType;
+    this.args = init.args;
+    this.attachments = init.attachments;
+    this.deadline = init.deadline;
+    this.oneWay = init.oneWay;
+    this.remoteAddress = init.remoteAddress;
+    // An own enumerable accessor, so `{ ...inv }` in a filter copies a working signal.
+    Object.defineProperty(this, "signal", { get: signalGetter, enumerable: true, configurable: false });
+  }
+
+  /** Ends the call: stops the deadline timer and aborts the signal (if anyone took it) as completed. */
+  complete(): void {
+    const state = states.get(this);
+    if (state === undefined) return;
+    if (state.timer !== undefined) clearTimeout(state.timer);
+    state.controller?.abort(CALL_COMPLETED);
+  }
+}
+
+/** The caller's timeout from the `timeout` attachment: Java sends an int, older peers a string. */
+export function timeoutFromAttachment(value: unknown): number | undefined {
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && value !== ""
+        ? Number(value)
+        : Number.NaN;
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}

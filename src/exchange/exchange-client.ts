@@ -24,6 +24,7 @@ import {
 import { createHeartbeat, type HeartbeatOptions, type HeartbeatTimer } from "./heartbeat.js";
 import type { CallLabels, Response } from "./message.js";
 import { createPendingCalls, type PendingCalls } from "./pending-calls.js";
+import { safeSend } from "./safe-send.js";
 import { Status } from "./status.js";
 
 export interface ExchangeClientOptions extends HeartbeatOptions {
@@ -116,13 +117,17 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       } else if (twoWay) {
         // The provider's heartbeat: answer with an event response to the same id.
         const body = codec.encodeEvent(null);
-        ch.send(encodeHeader(FLAG_EVENT | codec.serializationId, Status.OK, id, body.length), body);
+        safeSend(ch, logger, () =>
+          ch.send(encodeHeader(FLAG_EVENT | codec.serializationId, Status.OK, id, body.length), body),
+        );
       }
       return;
     }
     if (twoWay) {
       const body = codec.encodeErrorMessage(`the consumer at ${ch.localAddress} serves no calls`);
-      ch.send(encodeHeader(codec.serializationId, Status.SERVICE_NOT_FOUND, id, body.length), body);
+      safeSend(ch, logger, () =>
+        ch.send(encodeHeader(codec.serializationId, Status.SERVICE_NOT_FOUND, id, body.length), body),
+      );
     }
   }
 

@@ -21,6 +21,7 @@ import {
 } from "./header.js";
 import { createHeartbeat, type HeartbeatOptions, type HeartbeatTimer } from "./heartbeat.js";
 import type { ErrorReply, OkReply, ServerRequest } from "./message.js";
+import { safeSend } from "./safe-send.js";
 import { Status, statusFromCode } from "./status.js";
 
 /**
@@ -123,14 +124,6 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
     else inFlightByChannel.delete(ch);
   }
 
-  function safeSend(ch: Channel, fn: () => void): void {
-    try {
-      fn();
-    } catch (error) {
-      logger.warn(`could not answer ${ch.remoteAddress}: ${(error as Error).message}`);
-    }
-  }
-
   function dispatch(ch: Channel, request: ServerRequest): void {
     inFlight += 1;
     inFlightByChannel.set(ch, (inFlightByChannel.get(ch) ?? 0) + 1);
@@ -139,30 +132,30 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
       result = handler(request);
     } catch (error) {
       settle(ch);
-      safeSend(ch, () => fail(ch, request, error));
+      safeSend(ch, logger, () => fail(ch, request, error));
       return;
     }
     if (result instanceof Promise) {
       result.then(
         (outcome) => {
           settle(ch);
-          if (request.twoWay) safeSend(ch, () => answer(ch, request, outcome));
+          if (request.twoWay) safeSend(ch, logger, () => answer(ch, request, outcome));
         },
         (error: unknown) => {
           settle(ch);
-          safeSend(ch, () => fail(ch, request, error));
+          safeSend(ch, logger, () => fail(ch, request, error));
         },
       );
       return;
     }
     settle(ch);
-    if (request.twoWay) safeSend(ch, () => answer(ch, request, result));
+    if (request.twoWay) safeSend(ch, logger, () => answer(ch, request, result));
   }
 
   const serverHandler: ServerHandler = {
     connected(ch) {
       heartbeats.set(ch, createHeartbeat(ch, options, logger, undefined));
-      if (closing) safeSend(ch, () => sendReadOnlyTo(ch));
+      if (closing) safeSend(ch, logger, () => sendReadOnlyTo(ch));
     },
     frame(ch, frame) {
       const flags = readFlags(frame);
@@ -173,7 +166,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
         if (twoWay) {
           // A heartbeat: answer at once with an event response to the same id, as Java's HeartbeatHandler.
           const body = codec.encodeEvent(null);
-          safeSend(ch, () =>
+          safeSend(ch, logger, () =>
             ch.send(encodeHeader(FLAG_EVENT | codec.serializationId, Status.OK, id, body.length), body),
           );
         }
@@ -181,7 +174,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
       }
       if (closing) {
         if (twoWay) {
-          safeSend(ch, () =>
+          safeSend(ch, logger, () =>
             sendError(ch, id, Status.CHANNEL_INACTIVE, `the provider at ${ch.localAddress} is shutting down`),
           );
         }
@@ -204,12 +197,12 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
         `of ${ch.payloadLimit} bytes (set \`payload\` to raise it)`;
       logger.warn(message);
       if ((flags & FLAG_REQUEST) !== 0 && (flags & FLAG_TWOWAY) !== 0 && (flags & FLAG_EVENT) === 0) {
-        safeSend(ch, () => sendError(ch, readId(header), Status.BAD_REQUEST, message));
+        safeSend(ch, logger, () => sendError(ch, readId(header), Status.BAD_REQUEST, message));
       }
     },
     garbage(ch, _bytes, reason) {
       logger.warn(`closing the connection from ${ch.remoteAddress}: ${reason}`);
-      safeSend(ch, () => ch.send(Buffer.from(NOT_DUBBO_REPLY), undefined));
+      safeSend(ch, logger, () => ch.send(Buffer.from(NOT_DUBBO_REPLY), undefined));
       ch.close();
     },
     closed(ch) {
@@ -247,14 +240,14 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
       return inFlight;
     },
     sendReadOnly() {
-      for (const ch of transport.channels) safeSend(ch, () => sendReadOnlyTo(ch));
+      for (const ch of transport.channels) safeSend(ch, logger, () => sendReadOnlyTo(ch));
     },
     close(closeOptions = {}) {
       closed ??= (async () => {
         const waitMs = closeOptions.waitMs ?? DEFAULT_SHUTDOWN_WAIT_MS;
         closing = true;
         const stopped = transport.stopAccepting();
-        for (const ch of transport.channels) safeSend(ch, () => sendReadOnlyTo(ch));
+        for (const ch of transport.channels) safeSend(ch, logger, () => sendReadOnlyTo(ch));
         const deadline = Date.now() + waitMs;
         while (inFlight > 0 && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));

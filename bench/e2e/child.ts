@@ -1,0 +1,73 @@
+// Starts a bench process (server or client) under tsx with an IPC channel, and talks to it.
+import { type ChildProcess, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { ChildMessage, RunCell } from "./messages.js";
+
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface BenchChild {
+  readonly pid: number | undefined;
+  /** Waits for the child's next message, failing after `timeoutMs` or if the child exits first. */
+  next(timeoutMs: number): Promise<ChildMessage>;
+  run(cell: RunCell, timeoutMs: number): Promise<ChildMessage>;
+  stop(): Promise<void>;
+}
+
+export function startBenchChild(
+  label: string,
+  script: string,
+  args: readonly string[],
+  extraExecArgv: readonly string[] = [],
+): BenchChild {
+  const child: ChildProcess = fork(fileURLToPath(new URL(`../${script}`, import.meta.url)), [...args], {
+    cwd: REPO_ROOT,
+    execArgv: ["--import", "tsx", ...extraExecArgv],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const inbox: ChildMessage[] = [];
+  let waiter: ((message: ChildMessage | Error) => void) | undefined;
+  let exited: Error | undefined;
+  child.on("message", (message: ChildMessage) => {
+    if (waiter === undefined) inbox.push(message);
+    else waiter(message);
+  });
+  child.on("exit", (code, signal) => {
+    exited = new Error(`e2e bench: ${label} exited (code ${code}, signal ${signal})`);
+    waiter?.(exited);
+  });
+
+  const next = (timeoutMs: number): Promise<ChildMessage> => {
+    const queued = inbox.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    if (exited !== undefined) return Promise.reject(exited);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiter = undefined;
+        reject(new Error(`e2e bench: ${label} did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiter = (message) => {
+        clearTimeout(timer);
+        waiter = undefined;
+        if (message instanceof Error) reject(message);
+        else resolve(message);
+      };
+    });
+  };
+
+  return {
+    pid: child.pid,
+    next,
+    run(cell, timeoutMs) {
+      child.send(cell);
+      return next(timeoutMs);
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      if (child.connected) child.disconnect();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -76,6 +76,26 @@ describe("application", () => {
     await assert.rejects(greeter.fail("why"), (e: unknown) => e instanceof BizError && e.message === "why");
   });
 
+  it("config - an unknown extension name fails at creation, listing the registered ones", async () => {
+    await assert.rejects(
+      createDubbo({ application: { name: "t" }, consumer: { loadbalance: "leastactiv" }, env: false }),
+      /consumer\.loadbalance: "leastactiv" names no loadbalance \(registered: random, roundrobin, leastactive/,
+    );
+    await assert.rejects(
+      createDubbo({
+        application: { name: "t" },
+        protocol: { name: "dubbo", threadpool: "huge" },
+        env: false,
+      }),
+      /protocols\.dubbo\.threadpool: "huge" names no threadpool/,
+    );
+    await using app = await createDubbo({ application: { name: "t" }, env: false });
+    await assert.rejects(
+      app.refer(Greeter, { url: "dubbo://127.0.0.1:1", cluster: "failovr" }),
+      /references\.com\.example\.Greeter\.cluster: "failovr" names no cluster/,
+    );
+  });
+
   it("stop - unexports services; the application refuses new work afterwards", async () => {
     const app = await createDubbo({ application: { name: "t" }, env: false });
     await app.export(Greeter, impl, { scope: "local" });

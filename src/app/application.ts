@@ -6,9 +6,11 @@ import {
   type ReferenceConfig,
   type ResolvedReferenceConfig,
   type ResolvedServiceConfig,
+  referenceExtensionNames,
   resolveReference,
   resolveService,
   type ServiceConfig,
+  serviceExtensionNames,
   toReferenceUrl,
   toServiceUrl,
 } from "../config/index.js";
@@ -33,6 +35,7 @@ import {
   createStub,
   type GenericStub,
 } from "../proxy/index.js";
+import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
 import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
 
 export type { AppLogger } from "./extensions.js";
@@ -94,6 +97,7 @@ export class DubboApplication implements AsyncDisposable {
       { ...options, definition, ref: implementation },
       { provider: this.config.provider, path: `services.${definition.interfaceName}` },
     );
+    assertNamesKnown(serviceExtensionNames(service, `services.${service.id}`), this.extensions);
     return this.#exportResolved(service, definition, implementation);
   }
 
@@ -230,7 +234,9 @@ export class DubboApplication implements AsyncDisposable {
   #resolveReference(options: ReferenceConfig): ResolvedReferenceConfig {
     this.#assertRunning();
     const id = options.definition?.interfaceName ?? options.interface ?? "reference";
-    return resolveReference(options, { consumer: this.config.consumer, path: `references.${id}` });
+    const reference = resolveReference(options, { consumer: this.config.consumer, path: `references.${id}` });
+    assertNamesKnown(referenceExtensionNames(reference, `references.${id}`), this.extensions);
+    return reference;
   }
 
   async #referResolved(reference: ResolvedReferenceConfig): Promise<Invoker> {
@@ -338,5 +344,6 @@ export async function createDubbo(options: DubboOptions = {}): Promise<DubboAppl
     overrides,
   });
   const extensions = createExtensions(random === undefined ? {} : { random });
+  assertExtensionNames(config, extensions);
   return new DubboApplication(config, extensions, logger ?? consoleAppLogger);
 }

@@ -26,6 +26,11 @@ import {
 import { accessLogFilterExtension, timeoutFilterExtension } from "../filter/observe/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
+import {
+  createRegistryFactories,
+  type RegistryFactory,
+  zookeeperRegistryFactory,
+} from "../registry/index.js";
 
 /** What a protocol factory receives from its application. */
 export interface ProtocolContext {
@@ -53,6 +58,8 @@ export interface Extensions {
   readonly loadBalance: ExtensionPoint<LoadBalanceFactory>;
   readonly router: ExtensionPoint<RouterFactory>;
   readonly merger: ExtensionPoint<Merger>;
+  /** Registry factories by address protocol (`zookeeper`, `dubbo`). */
+  readonly registry: ExtensionPoint<RegistryFactory>;
   /** Consumer-side call statistics shared by leastactive, shortestresponse and the actives filter. */
   readonly rpcStatus: RpcStatusTable;
 }
@@ -72,6 +79,7 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
     loadBalance: new ExtensionPoint<LoadBalanceFactory>("loadbalance", DEFAULT_LOADBALANCE),
     router: new ExtensionPoint<RouterFactory>("router"),
     merger: new ExtensionPoint<Merger>("merger"),
+    registry: createRegistryFactories([["zookeeper", zookeeperRegistryFactory]]),
     rpcStatus,
   };
   extensions.protocol.register(INJVM_PROTOCOL, () => createInjvmProtocol());

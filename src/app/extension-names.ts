@@ -1,0 +1,55 @@
+import {
+  collectExtensionNames,
+  type DubboConfig,
+  type ExtensionNameUse,
+  type ExtensionPointName,
+} from "../config/index.js";
+import { Code, RpcError } from "../core/index.js";
+import { DISPATCHERS, THREADPOOLS } from "../protocol/dubbo/index.js";
+import type { Extensions } from "./extensions.js";
+
+/** Serializations the dubbo protocol encodes bodies with (Java's `serialization` key). */
+const SERIALIZATIONS: readonly string[] = ["hessian2"];
+
+function namesOf(extensions: Extensions, point: ExtensionPointName): readonly string[] {
+  switch (point) {
+    case "protocol":
+      return extensions.protocol.names();
+    case "registry":
+      return extensions.registry.names();
+    case "cluster":
+      return extensions.cluster.names();
+    case "loadbalance":
+      return extensions.loadBalance.names();
+    case "filter":
+      return extensions.filter.names();
+    case "serialization":
+      return SERIALIZATIONS;
+    case "threadpool":
+      return THREADPOOLS;
+    case "dispatcher":
+      return DISPATCHERS;
+  }
+}
+
+/**
+ * Checks, at configuration time, every extension name the configuration mentions (protocols,
+ * balancers, clusters, filters, registries, thread pools, …), so a typo fails at start with the
+ * setting's path and the registered names, never at the first call.
+ */
+export function assertExtensionNames(config: DubboConfig, extensions: Extensions): void {
+  assertNamesKnown(collectExtensionNames(config), extensions);
+}
+
+/** Checks the extension names one service or reference mentions. */
+export function assertNamesKnown(uses: readonly ExtensionNameUse[], extensions: Extensions): void {
+  for (const use of uses) {
+    const known = namesOf(extensions, use.point);
+    if (!known.includes(use.name)) {
+      throw new RpcError(
+        `${use.setting}: "${use.name}" names no ${use.point} (registered: ${known.join(", ") || "none"})`,
+        Code.InvalidArgument,
+      );
+    }
+  }
+}

@@ -1,35 +1,82 @@
-// The in-process demo: one application exports DemoService and calls it through a reference,
-// with an attachment round trip, $echo and a generic $invoke. Run: npm start
-import { createDubbo, getRpcContext, runWithRpcContext } from "../src/index.js";
+// npm start: the whole picture on one machine, nothing to install.
+// An embedded dubbo:// registry, two providers registered in it, a consumer that discovers them and
+// spreads calls over both (round robin), one provider stopped gracefully mid-run while the calls go
+// on, then an attachment round trip, $echo and a generic $invoke.
+
+import { createDubbo, type DubboApplication, getRpcContext, runWithRpcContext } from "../src/index.js";
+import { startEmbeddedRegistry } from "../src/registry/dubbo/index.js";
 import { DemoService } from "./demo-service.js";
 
-const app = await createDubbo({ application: { name: "demo" }, env: false });
-try {
-  await app.export(
+const registry = await startEmbeddedRegistry({ host: "127.0.0.1", port: 0 });
+const registryAddress = registry.url.toString();
+console.log(`registry   ${registryAddress}`);
+
+async function startProvider(name: string): Promise<DubboApplication> {
+  const app = await createDubbo({
+    application: { name },
+    registry: { address: registryAddress },
+    protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+    env: false,
+  });
+  const exported = await app.export(
     DemoService,
     {
-      sayHello(name) {
-        const context = getRpcContext();
-        context.setResponseAttachment("served-by", "demo-provider");
-        return `Hello ${name}, trace ${String(context.getAttachment("trace-id"))}`;
+      sayHello(who) {
+        getRpcContext().setResponseAttachment("served-by", name);
+        return `Hello ${who}, from ${name} (trace ${String(getRpcContext().getAttachment("trace-id") ?? "-")})`;
       },
     },
-    { scope: "local" },
+    { scope: "remote" },
   );
+  console.log(`provider   ${name} serving on ${exported.urls[0]?.address}`);
+  return app;
+}
 
-  const demo = await app.refer(DemoService);
-  await runWithRpcContext(async (context) => {
-    context.setAttachment("trace-id", "t-42");
-    console.log("sayHello       →", await demo.sayHello("dubbo-ts"));
-    console.log("attachment back →", context.getReceivedAttachment("served-by"));
-  });
-  console.log("$echo          →", await demo.$echo("ping"));
+const providerA = await startProvider("provider-a");
+const providerB = await startProvider("provider-b");
+const consumer = await createDubbo({
+  application: { name: "demo-consumer" },
+  registry: { address: registryAddress },
+  consumer: { addressWaitMs: 3000 },
+  env: false,
+});
 
-  const generic = await app.referGeneric(DemoService.interfaceName);
+let failures = 0;
+try {
+  const demo = await consumer.refer(DemoService, { loadbalance: "roundrobin", timeoutMs: 2000 });
+  const servedBy = new Map<string, number>();
+  for (let call = 1; call <= 12; call++) {
+    if (call === 7) {
+      console.log(
+        "           … stopping provider-b gracefully (unregister, READONLY, drain) while calls go on",
+      );
+      await providerB.stop();
+    }
+    try {
+      const answer = await runWithRpcContext(async (context) => {
+        context.setAttachment("trace-id", `t-${call}`);
+        const text = await demo.sayHello(`call ${call}`);
+        const server = String(context.getReceivedAttachment("served-by"));
+        servedBy.set(server, (servedBy.get(server) ?? 0) + 1);
+        return text;
+      });
+      console.log(`call ${String(call).padStart(2)}    ${answer}`);
+    } catch (error) {
+      failures++;
+      console.log(`call ${String(call).padStart(2)}    FAILED ${(error as Error).message}`);
+    }
+  }
   console.log(
-    "$invoke        →",
-    await generic.$invoke("sayHello", ["java.lang.String"], ["generic caller"]),
+    `served     ${[...servedBy].map(([name, n]) => `${name}: ${n}`).join(", ")}; failed: ${failures}`,
+  );
+  console.log(`$echo      ${await demo.$echo("ping")}`);
+  const generic = await consumer.referGeneric(DemoService.interfaceName, { timeoutMs: 2000 });
+  console.log(
+    `$invoke    ${String(await generic.$invoke("sayHello", ["java.lang.String"], ["a generic caller"]))}`,
   );
 } finally {
-  await app.stop();
+  await consumer.stop();
+  await providerA.stop();
+  await registry.stop();
 }
+process.exitCode = failures === 0 ? 0 : 1;

@@ -12,6 +12,7 @@ import {
   type ServiceConfig,
   serviceExtensionNames,
   toReferenceUrl,
+  toRegistryUrls,
   toServiceUrl,
 } from "../config/index.js";
 import {
@@ -35,6 +36,8 @@ import {
   createStub,
   type GenericStub,
 } from "../proxy/index.js";
+import { Registries } from "../registry/index.js";
+import { exportWithRegistry, referWithRegistry } from "../registry/protocol/index.js";
 import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
 import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
 
@@ -75,12 +78,14 @@ export class DubboApplication implements AsyncDisposable {
   readonly #exporters = new Set<Exporter>();
   readonly #references = new Set<Invoker>();
   readonly #startedAt = Date.now();
+  readonly #registries: Registries;
   #stopping: Promise<void> | undefined;
 
   constructor(config: DubboConfig, extensions: Extensions, logger: AppLogger) {
     this.config = config;
     this.extensions = extensions;
     this.#logger = logger;
+    this.#registries = new Registries({ factories: extensions.registry, logger });
   }
 
   /**
@@ -165,6 +170,7 @@ export class DubboApplication implements AsyncDisposable {
     };
     await settle([...this.#exporters].map((e) => e.unexport()));
     await settle([...this.#references].map((r) => r.destroy()));
+    await settle([this.#registries.destroyAll()]);
     await settle([...this.#protocols.values()].map((p) => p.destroy()));
     this.#exporters.clear();
     this.#references.clear();
@@ -196,8 +202,9 @@ export class DubboApplication implements AsyncDisposable {
         exporters.push(await this.#export(INJVM_PROTOCOL, definition, implementation, url));
       }
       if (scope !== "local") {
+        const registryUrls = this.#registryUrls(service.registries);
         for (const url of remoteUrls) {
-          const exporter = await this.#export(url.protocol, definition, implementation, url);
+          const exporter = await this.#export(url.protocol, definition, implementation, url, registryUrls);
           exporters.push(exporter);
           urls.push(exporter.url ?? exporter.invoker.url);
         }
@@ -216,11 +223,13 @@ export class DubboApplication implements AsyncDisposable {
     };
   }
 
+  /** Serves one invoker on one protocol, published in the given registries when there are any. */
   async #export(
     protocolName: string,
     definition: ServiceDefinition,
     implementation: object,
     url: Url,
+    registryUrls: readonly Url[] = [],
   ): Promise<Exporter> {
     const protocol = this.#protocol(protocolName, `services.${definition.interfaceName}`);
     const invoker = createProviderInvoker(
@@ -228,7 +237,21 @@ export class DubboApplication implements AsyncDisposable {
       implementation as ServiceImplementation<MethodsDefinition>,
       url,
     );
-    return protocol.export(invoker);
+    if (registryUrls.length === 0) return protocol.export(invoker);
+    return exportWithRegistry(invoker, {
+      registryUrls,
+      protocol,
+      registries: this.#registries,
+      logger: this.#logger,
+    });
+  }
+
+  /** The URLs of the configured registries with these ids (all of them when `ids` is undefined). */
+  #registryUrls(ids: readonly string[] | undefined): Url[] {
+    const { registries, application } = this.config;
+    return (ids ?? Object.keys(registries)).flatMap((id) =>
+      toRegistryUrls(registries[id]!, application, { timestamp: this.#startedAt }),
+    );
   }
 
   #resolveReference(options: ReferenceConfig): ResolvedReferenceConfig {
@@ -269,10 +292,43 @@ export class DubboApplication implements AsyncDisposable {
         this.extensions.cluster,
       );
     }
+    const registryUrls = this.#registryUrls(reference.registries);
+    if (registryUrls.length > 0) return this.#referThroughRegistries(reference, consumerUrl, registryUrls);
     throw new RpcError(
       `reference ${consumerUrl.serviceKey} has no way to reach a provider: give it a url (e.g. dubbo://127.0.0.1:20880), export the service in this application, or configure a registry`,
       Code.FailedPrecondition,
     );
+  }
+
+  /**
+   * Java's registry refer: register the consumer, subscribe providers, routers and configurators,
+   * join the directories into one cluster invoker. With `check` (the default) a reference that
+   * finds no provider within `addressWaitMs` fails here, naming the registries it asked.
+   */
+  async #referThroughRegistries(
+    reference: ResolvedReferenceConfig,
+    consumerUrl: Url,
+    registryUrls: readonly Url[],
+  ): Promise<Invoker> {
+    const setting = `references.${reference.id}`;
+    const invoker = await referWithRegistry(consumerUrl, {
+      registryUrls,
+      protocol: (name) => (this.extensions.protocol.has(name) ? this.#protocol(name, setting) : undefined),
+      registries: this.#registries,
+      cluster: (directory) =>
+        createClusterInvoker(directory, this.#clusterContext(), this.extensions.cluster),
+      routerFactories: this.extensions.router,
+      logger: this.#logger,
+    });
+    if (reference.check && !(await invoker.waitForProviders(reference.addressWaitMs))) {
+      await invoker.destroy();
+      throw new RpcError(
+        `no provider of ${consumerUrl.serviceKey} is registered in ${registryUrls.map((u) => u.address).join(", ")} ` +
+          `(check the provider's interface, group and version, or set check: false to start without one)`,
+        Code.Unavailable,
+      );
+    }
+    return invoker;
   }
 
   #clusterContext(): ClusterContext {

@@ -26,6 +26,7 @@ import {
 import { accessLogFilterExtension, timeoutFilterExtension } from "../filter/observe/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
+import { dubboRegistryFactory } from "../registry/dubbo/index.js";
 import {
   createRegistryFactories,
   type RegistryFactory,
@@ -79,7 +80,10 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
     loadBalance: new ExtensionPoint<LoadBalanceFactory>("loadbalance", DEFAULT_LOADBALANCE),
     router: new ExtensionPoint<RouterFactory>("router"),
     merger: new ExtensionPoint<Merger>("merger"),
-    registry: createRegistryFactories([["zookeeper", zookeeperRegistryFactory]]),
+    registry: createRegistryFactories([
+      ["zookeeper", zookeeperRegistryFactory],
+      ["dubbo", dubboRegistryFactory],
+    ]),
     rpcStatus,
   };
   extensions.protocol.register(INJVM_PROTOCOL, () => createInjvmProtocol());

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ADDRESS_WAIT_MS,
   DEFAULT_CHECK,
   DEFAULT_CLUSTER,
   DEFAULT_CONNECTIONS,
@@ -49,6 +50,11 @@ export interface ConsumerConfig extends MethodSettings {
   version?: string;
   /** Registry ids to use; default all configured registries. Java `registry`. */
   registries?: readonly string[];
+  /**
+   * Ms the first calls of a reference wait for the registry to deliver a provider (SOFARPC's
+   * address wait); 0 fails at once, as Java does. Default 0. URL key `address.wait`.
+   */
+  addressWaitMs?: number;
 }
 
 export interface EffectiveConsumerSettings extends EffectiveMethodSettings {
@@ -61,6 +67,7 @@ export interface EffectiveConsumerSettings extends EffectiveMethodSettings {
   readonly group?: string;
   readonly version?: string;
   readonly registries?: readonly string[];
+  readonly addressWaitMs: number;
   readonly parameters: Readonly<Record<string, string>>;
 }
 
@@ -83,6 +90,7 @@ export const CONSUMER_FIELDS: FieldTable<ConsumerConfig> = {
   group: textField({ urlKey: "group" }),
   version: textField({ urlKey: "version", numbersAsText: true }),
   registries: listField({ aliases: ["registry"], itemPattern: ID }),
+  addressWaitMs: integerField(0, JAVA_INT_MAX, "ms", { aliases: ["address.wait"], urlKey: "address.wait" }),
 };
 
 export const CONSUMER_DEFAULTS = {
@@ -93,6 +101,7 @@ export const CONSUMER_DEFAULTS = {
   lazy: DEFAULT_LAZY,
   connections: DEFAULT_CONNECTIONS,
   shareConnections: DEFAULT_SHARE_CONNECTIONS,
+  addressWaitMs: DEFAULT_ADDRESS_WAIT_MS,
   parameters: Object.freeze({}),
 } as const;
 

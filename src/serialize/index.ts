@@ -8,6 +8,8 @@ export {
   Hessian2Reader,
   Hessian2Writer,
   type HessianClass,
+  javaClassOf,
+  javaObject,
 } from "./hessian2/index.js";
 export { createJsonSerialization } from "./json/json-serialization.js";
 export type { ObjectInput, ObjectOutput, Serialization } from "./serialization.js";

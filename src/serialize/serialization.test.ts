@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Code, java, RpcError } from "../core/index.js";
-import { createHessian2Serialization, createJsonSerialization } from "./index.js";
+import { createHessian2Serialization, createJsonSerialization, javaObject } from "./index.js";
 
 const User = java.Class("com.foo.User", { id: java.long, name: java.String });
 
@@ -18,8 +18,8 @@ describe("serialization", () => {
     assert.equal(body.toString("latin1").split("com.foo.User").length, 2, "class defined once");
     const input = s.createInput(body);
     assert.equal(input.readValue(java.String), "2.0.2");
-    assert.deepEqual(input.readValue(User), { id: 1, name: "a" });
-    assert.deepEqual(input.readValue(User), { id: 2, name: "b" });
+    assert.deepEqual(input.readValue(User), javaObject("com.foo.User", { id: 1, name: "a" }));
+    assert.deepEqual(input.readValue(User), javaObject("com.foo.User", { id: 2, name: "b" }));
     assert.deepEqual(input.readValue(), new Map([["path", "com.foo.Svc"]]));
     assert.equal(input.offset, body.length);
     // Bodies handed out stay intact while the next ones are written.

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { java } from "../../core/index.js";
-import { decodeHessian, encodeHessian, Hessian2Reader, Hessian2Writer } from "./index.js";
+import { decodeHessian, encodeHessian, Hessian2Reader, Hessian2Writer, javaObject } from "./index.js";
 
 /** "x90 'abc' x5a" -> bytes: hex bytes, and quoted ASCII. */
 function bytes(spec: string): Buffer {
@@ -191,12 +191,8 @@ describe("hessian2 grammar", () => {
   });
 
   it("hessian2 - class definitions and instances, fields by name", () => {
-    const red = Object.defineProperty({ color: "red", model: "corvette" }, "$class", {
-      value: "example.Car",
-    });
-    const green = Object.defineProperty({ color: "green", model: "civic" }, "$class", {
-      value: "example.Car",
-    });
+    const red = javaObject("example.Car", { color: "red", model: "corvette" });
+    const green = javaObject("example.Car", { color: "green", model: "civic" });
     const w = new Hessian2Writer();
     w.writeValue(red).writeValue(green);
     const wire =
@@ -204,12 +200,14 @@ describe("hessian2 grammar", () => {
     assert.equal(w.toBuffer().toString("hex"), bytes(wire).toString("hex"));
     const r = new Hessian2Reader(bytes(wire));
     const first = r.readValue() as Record<string, unknown>;
-    assert.deepEqual(first, { color: "red", model: "corvette" });
+    assert.deepEqual(first, red);
     assert.equal((first as { $class?: string }).$class, "example.Car");
     assert.deepEqual(Object.keys(first), ["color", "model"]);
-    assert.deepEqual(r.readValue(), { color: "green", model: "civic" });
+    assert.equal(JSON.stringify(first), '{"color":"red","model":"corvette"}');
+    assert.deepEqual({ ...first }, { color: "red", model: "corvette" });
+    assert.deepEqual(r.readValue(), green);
     // 'O' form for class index 16 and beyond.
-    reads("'C' x01 'A' x90 'O' x90", {});
+    reads("'C' x01 'A' x90 'O' x90", javaObject("A", {}));
     // Fields are matched by name, whatever order the writer chose.
     const Car = java.Class("example.Car", { model: java.String, color: java.String });
     const typed = decodeHessian(bytes(wire), Car) as Record<string, unknown>;

@@ -26,6 +26,9 @@ export class GraphWriter extends OutputBuffer {
   private classDefs = new Map<string, ClassDefinition>();
   private classCount = 0;
   private types = new Map<string, number>();
+  private lastClassName = "";
+  private lastFields: readonly string[] | undefined;
+  private lastClassIndex = 0;
 
   /** Writes `Q index` and returns true when `value` was written before; otherwise claims its index. */
   protected writeRefOrClaim(value: object): boolean {
@@ -40,18 +43,34 @@ export class GraphWriter extends OutputBuffer {
 
   /** Starts an object of `className` with these fields, defining the class on first use. Claims a ref index. */
   beginObject(className: string, fields: readonly string[]): void {
-    let def = this.classDefs.get(className);
-    if (def === undefined || !sameFields(def.fields, fields)) {
-      this.writeClassDefinition(className, fields);
-      def = { index: this.classCount++, fields };
-      this.classDefs.set(className, def);
+    let index: number;
+    if (fields === this.lastFields && className === this.lastClassName) {
+      // Runs of one class (a list of beans) skip the lookup.
+      index = this.lastClassIndex;
+    } else {
+      let def = this.classDefs.get(className);
+      if (def === undefined || !sameFields(def.fields, fields)) {
+        this.writeClassDefinition(className, fields);
+        def = { index: this.classCount++, fields };
+        this.classDefs.set(className, def);
+      }
+      index = def.index;
+      this.lastClassName = className;
+      this.lastFields = fields;
+      this.lastClassIndex = index;
     }
-    if (def.index <= 15) {
-      this.writeByte(0x60 + def.index);
+    if (index <= 15) {
+      this.writeByte(0x60 + index);
     } else {
       this.writeByte(0x4f);
-      this.writeInt(def.index);
+      this.writeInt(index);
     }
+  }
+
+  /** Forgets the last class used (its definition may be gone after reset or rollback). */
+  private forgetLastClass(): void {
+    this.lastClassName = "";
+    this.lastFields = undefined;
   }
 
   /** `C name count field*`; the bytes of a declared (frozen) field list are cached and copied. */
@@ -134,6 +153,7 @@ export class GraphWriter extends OutputBuffer {
     if (this.classDefs.size > 0) this.classDefs = new Map();
     this.classCount = 0;
     if (this.types.size > 0) this.types = new Map();
+    this.forgetLastClass();
   }
 
   protected mark(): WriterMark {
@@ -151,6 +171,7 @@ export class GraphWriter extends OutputBuffer {
     this.refCount = mark.refCount;
     for (const [value, index] of this.refs) if (index >= mark.refCount) this.refs.delete(value);
     this.classCount = mark.classCount;
+    this.forgetLastClass();
     for (const [name, def] of this.classDefs) if (def.index >= mark.classCount) this.classDefs.delete(name);
     for (const [name, index] of this.types) if (index >= mark.typeCount) this.types.delete(name);
   }

@@ -5,6 +5,7 @@ import { DEFAULT_HESSIAN2_OPTIONS, type Hessian2Options } from "./options.js";
 import { Hessian2Reader } from "./reader.js";
 import { Hessian2Writer } from "./writer.js";
 
+export { javaClassOf, javaObject } from "./java-object.js";
 export type { Hessian2Options, HessianClass } from "./options.js";
 export { Hessian2Reader } from "./reader.js";
 export { Hessian2Writer } from "./writer.js";

@@ -83,6 +83,17 @@ export class InputBuffer {
     return hi * TWO_32 + lo;
   }
 
+  /** Skips `expected` when the input continues with exactly those bytes; otherwise reads nothing. */
+  protected skipBytes(expected: Uint8Array): boolean {
+    const n = expected.length;
+    const pos = this.pos;
+    if (n === 0 || pos + n > this.end) return false;
+    const buf = this.buf;
+    for (let i = 0; i < n; i++) if (buf[pos + i] !== expected[i]) return false;
+    this.pos = pos + n;
+    return true;
+  }
+
   /** `units` UTF-16 units of Java-style UTF-8. */
   protected readChars(units: number): string {
     const start = this.pos;

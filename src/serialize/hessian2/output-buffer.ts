@@ -212,6 +212,34 @@ export class OutputBuffer {
 
   writeString(value: string): void {
     const length = value.length;
+    if (length <= 31) {
+      // Short text (keys, names, tags): one-byte length and, while it is ASCII, one byte per unit.
+      this.ensure(1 + length * 3);
+      const buf = this.buf;
+      let pos = this.pos;
+      buf[pos++] = length;
+      for (let i = 0; i < length; i++) {
+        const c = value.charCodeAt(i);
+        if (c >= 0x80) {
+          this.pos = pos - 1 - i;
+          this.writeShortString(value);
+          return;
+        }
+        buf[pos++] = c;
+      }
+      this.pos = pos;
+      return;
+    }
+    this.writeLongString(value);
+  }
+
+  private writeShortString(value: string): void {
+    this.buf[this.pos++] = value.length;
+    this.writeChars(value);
+  }
+
+  private writeLongString(value: string): void {
+    const length = value.length;
     let start = 0;
     while (length - start > CHUNK) {
       let sub = CHUNK;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { java } from "../../core/index.js";
-import { decodeHessian, encodeHessian, Hessian2Reader, Hessian2Writer } from "./index.js";
+import { decodeHessian, encodeHessian, Hessian2Reader, Hessian2Writer, javaObject } from "./index.js";
 
 const SEED = 20240229;
 const TWO_53 = 2n ** 53n;
@@ -56,7 +56,7 @@ const user = fc
     tags: fc.array(text, { maxLength: 4 }),
     born: fc.option(fc.date({ noInvalidDate: true }), { nil: null }),
   })
-  .map((u) => ({ ...u }));
+  .map((u) => javaObject("com.foo.User", u));
 
 describe("hessian2 properties", () => {
   it("hessian2 - any value survives a round trip", () => {

@@ -1,14 +1,10 @@
 import { type JavaType, RpcError } from "../../core/index.js";
+import { type ClassDef, createClassDef, fieldTypesOf, Special, sharedClassDef } from "./class-def.js";
 import { dataLoss } from "./errors.js";
 import { InputBuffer } from "./input-buffer.js";
+import { javaPrototype, markClass, setField } from "./java-object.js";
 import { fromTimeHandle } from "./java-time.js";
-import {
-  BIG_DECIMAL,
-  BIG_INTEGER,
-  fromBigIntegerFields,
-  isThrowableClass,
-  toBizError,
-} from "./java-values.js";
+import { fromBigIntegerFields, toBizError } from "./java-values.js";
 import {
   type Hessian2Options,
   type HessianClass,
@@ -16,46 +12,8 @@ import {
   resolveHessian2Options,
 } from "./options.js";
 
-/** What a class definition turns into once its fields are read. */
-enum Special {
-  None = 0,
-  BigDecimal = 1,
-  BigInteger = 2,
-  Time = 3,
-  Throwable = 4,
-}
-
-interface ClassDef {
-  readonly name: string;
-  readonly fields: readonly string[];
-  readonly special: Special;
-  readonly registered: HessianClass | undefined;
-  /** A field is named `__proto__`: store fields the careful way. */
-  readonly unsafeNames: boolean;
-}
-
-const CLASS_KEY = "$class";
-
 function tagName(tag: number): string {
   return `0x${tag.toString(16).padStart(2, "0")}`;
-}
-
-/** Stores a field as an own data property: `__proto__` never reaches the prototype setter. */
-function setField(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === "__proto__") {
-    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[name] = value;
-  }
-}
-
-function markClass(target: object, name: string): void {
-  Object.defineProperty(target, CLASS_KEY, {
-    value: name,
-    enumerable: false,
-    writable: true,
-    configurable: true,
-  });
 }
 
 /**
@@ -66,6 +24,8 @@ export class Hessian2Reader extends InputBuffer {
   private readonly options: ResolvedHessian2Options;
   private readonly refs: unknown[] = [];
   private readonly classDefs: ClassDef[] = [];
+  /** The registered TS class of each class definition, when `classes` is not empty. */
+  private readonly registered: (HessianClass | undefined)[] = [];
   private readonly types: string[] = [];
   private depth = 0;
 
@@ -327,22 +287,29 @@ export class Hessian2Reader extends InputBuffer {
 
   private readClassDef(): void {
     const name = this.readName("class name");
+    const known = sharedClassDef(name);
+    if (known !== undefined && this.skipBytes(known.tail)) {
+      this.classDefs.push(known);
+      if (this.options.classes.size > 0) this.registered.push(this.options.classes.get(name));
+      return;
+    }
+    const tailStart = this.pos;
     const count = this.readLength("class field count");
     this.checkCount(count, `class ${name}`);
-    const fields: string[] = [];
-    for (let i = 0; i < count; i++) fields.push(this.readName(`field name of class ${name}`));
-    let special = Special.None;
-    if (name === BIG_DECIMAL) special = Special.BigDecimal;
-    else if (name === BIG_INTEGER) special = Special.BigInteger;
-    else if (name.startsWith("com.alibaba.com.caucho.hessian.io.java8.")) special = Special.Time;
-    else if (isThrowableClass(fields)) special = Special.Throwable;
-    this.classDefs.push({
-      name,
-      fields,
-      special,
-      registered: this.options.classes.get(name),
-      unsafeNames: fields.includes("__proto__"),
-    });
+    // While the names match a definition seen before, no field array is built.
+    let fields: string[] | null = known !== undefined && known.fields.length === count ? null : [];
+    for (let i = 0; i < count; i++) {
+      const field = this.readName(`field name of class ${name}`);
+      if (fields === null) {
+        if (field === known!.fields[i]) continue;
+        fields = known!.fields.slice(0, i);
+      }
+      fields.push(field);
+    }
+    this.classDefs.push(
+      fields === null ? known! : createClassDef(name, fields, this.buf.subarray(tailStart, this.pos)),
+    );
+    if (this.options.classes.size > 0) this.registered.push(this.options.classes.get(name));
   }
 
   // ---- containers ----------------------------------------------------------------------------
@@ -369,10 +336,11 @@ export class Hessian2Reader extends InputBuffer {
       this.depth--;
       return set;
     }
-    const list: unknown[] = [];
+    // A known length (checked against the bytes left) sizes the array once.
+    const list: unknown[] = length > 0 ? new Array(length) : [];
     if (typeName !== null) markClass(list, typeName);
     this.refs.push(list);
-    if (length >= 0) for (let i = 0; i < length; i++) list.push(this.read(element));
+    if (length >= 0) for (let i = 0; i < length; i++) list[i] = this.read(element);
     else while (!this.atEnd()) list.push(this.read(element));
     this.depth--;
     return list;
@@ -390,12 +358,16 @@ export class Hessian2Reader extends InputBuffer {
     this.enter();
     if (t !== undefined && t.kind === "class") {
       // A Java object written as a map (Hessian 1 style): fields by name.
-      const obj: Record<string, unknown> = {};
-      markClass(obj, typeName ?? t.name);
+      const obj = Object.create(javaPrototype(typeName ?? t.name)) as Record<string, unknown>;
       this.refs.push(obj);
       while (!this.atEnd()) {
         const key = String(this.read(undefined));
-        setField(obj, key, this.read(t.fields?.[key]));
+        const declared = t.fields;
+        setField(
+          obj,
+          key,
+          this.read(declared !== undefined && Object.hasOwn(declared, key) ? declared[key] : undefined),
+        );
       }
       this.depth--;
       return obj;
@@ -423,26 +395,23 @@ export class Hessian2Reader extends InputBuffer {
     }
     this.enter();
     const refIndex = this.refs.length;
-    let obj: Record<string, unknown>;
-    if (def.registered !== undefined) {
-      obj = new def.registered() as Record<string, unknown>;
-    } else {
-      obj = {};
-      markClass(obj, def.name);
-    }
+    const registered = this.registered.length === 0 ? undefined : this.registered[index];
+    const instance = registered === undefined ? Object.create(def.proto) : new registered();
+    const obj = instance as Record<string, unknown>;
     this.refs.push(obj);
-    const fieldTypes = t !== undefined && t.kind === "class" && t.name === def.name ? t.fields : undefined;
+    const fieldTypes = fieldTypesOf(def, t);
     const fields = def.fields;
-    const unsafe = def.unsafeNames;
-    for (let i = 0; i < fields.length; i++) {
-      const name = fields[i]!;
-      const value = this.read(fieldTypes === undefined ? undefined : fieldTypes[name]);
-      if (unsafe) setField(obj, name, value);
-      else obj[name] = value;
+    const n = fields.length;
+    if (def.unsafeNames) {
+      for (let i = 0; i < n; i++) setField(obj, fields[i]!, this.read(fieldTypes?.[i]));
+    } else if (fieldTypes === undefined) {
+      for (let i = 0; i < n; i++) obj[fields[i]!] = this.read(undefined);
+    } else {
+      for (let i = 0; i < n; i++) obj[fields[i]!] = this.read(fieldTypes[i]);
     }
     this.depth--;
     let result: unknown = obj;
-    if (def.special !== Special.None && def.registered === undefined) result = this.convertSpecial(def, obj);
+    if (def.special !== Special.None && registered === undefined) result = this.convertSpecial(def, obj);
     else if (t !== undefined && t.kind === "enum" && typeof obj.name === "string") result = obj.name;
     if (result !== obj) this.refs[refIndex] = result;
     return result;

@@ -66,3 +66,40 @@ export function fieldNames(fields: Readonly<Record<string, JavaType>>): readonly
   }
   return names;
 }
+
+/** A declared class type, ready to write: field names in declaration order and each field's type. */
+export interface BeanPlan {
+  readonly fields: readonly string[];
+  readonly types: readonly JavaType[];
+}
+
+const beanPlans = new WeakMap<JavaType, BeanPlan>();
+// One-entry caches in front of the WeakMaps: a list of beans asks for the same type again and again.
+let lastBeanType: JavaType | undefined;
+let lastBeanPlan: BeanPlan | undefined;
+
+/** The write plan of a class type that declares its fields. */
+export function beanPlanOf(type: JavaType, declared: Readonly<Record<string, JavaType>>): BeanPlan {
+  if (type === lastBeanType && lastBeanPlan !== undefined) return lastBeanPlan;
+  let plan = beanPlans.get(type);
+  if (plan === undefined) {
+    const fields = fieldNames(declared);
+    plan = Object.freeze({ fields, types: Object.freeze(fields.map((field) => declared[field]!)) });
+    beanPlans.set(type, plan);
+  }
+  lastBeanType = type;
+  lastBeanPlan = plan;
+  return plan;
+}
+
+let lastCollectionType: JavaType | undefined;
+let lastCollectionWire: string | null = null;
+
+/** collectionWireName of a declared collection or map type's own name. */
+export function declaredWireName(type: JavaType): string | null {
+  if (type !== lastCollectionType) {
+    lastCollectionWire = collectionWireName(type.name);
+    lastCollectionType = type;
+  }
+  return lastCollectionWire;
+}

@@ -2,7 +2,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { BizError, Code, java, RpcError } from "../../core/index.js";
-import { decodeHessian, encodeHessian, Hessian2Reader, Hessian2Writer } from "./index.js";
+import {
+  decodeHessian,
+  encodeHessian,
+  Hessian2Reader,
+  Hessian2Writer,
+  javaClassOf,
+  javaObject,
+} from "./index.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const ascii = (s: string) => Buffer.from(s, "latin1").toString("hex");
@@ -32,12 +39,15 @@ describe("hessian2 typed mapping", () => {
       `60e1${ascii("\x03ann")}79${ascii("\x01a")}60e2${ascii("\x03bob")}78`;
     assert.equal(hex(bytes), expected);
     const back = decodeHessian(bytes, java.List(User)) as Record<string, unknown>[];
-    assert.deepEqual(back, users);
+    const asDecoded = users.map((u) => javaObject("com.foo.User", u));
+    assert.deepEqual(back, asDecoded);
     assert.equal((back[0] as { $class?: string }).$class, "com.foo.User");
+    assert.equal(javaClassOf(back[0]), "com.foo.User");
+    assert.deepEqual({ ...back[0] }, users[0]);
     // An untouched decoded object re-encodes as the same class even untyped (a JS number cannot
     // remember it was a long, so `id` goes as an int, which Java reads into a long field).
     const again = decodeHessian(encodeHessian(back)) as Record<string, unknown>[];
-    assert.deepEqual(again, users);
+    assert.deepEqual(again, asDecoded);
     assert.equal((again[1] as { $class?: string }).$class, "com.foo.User");
     assert.equal(hex(encodeHessian(back, java.List(User))), expected);
   });
@@ -103,7 +113,7 @@ describe("hessian2 typed mapping", () => {
     assert.equal(hex(bytes), `43${ascii("\x0dcom.foo.Color")}91${ascii("\x04name")}60${ascii("\x03RED")}`);
     assert.equal(decodeHessian(bytes, Color), "RED");
     const untyped = decodeHessian(bytes) as { name: string; $class: string };
-    assert.deepEqual(untyped, { name: "RED" });
+    assert.deepEqual(untyped, javaObject("com.foo.Color", { name: "RED" }));
     assert.equal(untyped.$class, "com.foo.Color");
     assert.equal(hex(encodeHessian(untyped)), hex(bytes));
   });
@@ -245,8 +255,10 @@ describe("hessian2 safety of decoded keys", () => {
     Object.defineProperty(evil, "$class", { value: "com.evil.Bean" });
     w.writeValue(evil);
     const back = new Hessian2Reader(w.toBuffer()).readValue() as Record<string, unknown>;
-    assert.equal(Object.getPrototypeOf(back), Object.prototype);
+    assert.equal(Object.getPrototypeOf(back), Object.getPrototypeOf(javaObject("com.evil.Bean")));
+    assert.equal(Object.getPrototypeOf(Object.getPrototypeOf(back)), Object.prototype);
     assert.ok(Object.hasOwn(back, "__proto__"));
+    assert.ok(Object.hasOwn(back, "constructor"));
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     const map = decodeHessian(encodeHessian(JSON.parse('{"__proto__": 1}'))) as Map<string, unknown>;
     assert.equal(map.get("__proto__"), 1);

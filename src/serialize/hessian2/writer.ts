@@ -16,7 +16,7 @@ import {
   toBigInt,
 } from "./java-values.js";
 import { type Hessian2Options, type ResolvedHessian2Options, resolveHessian2Options } from "./options.js";
-import { arrayWireName, collectionWireName, fieldNames } from "./type-names.js";
+import { arrayWireName, beanPlanOf, collectionWireName, declaredWireName } from "./type-names.js";
 
 const MIN_LONG = -(2n ** 63n);
 const MAX_LONG = 2n ** 63n - 1n;
@@ -206,18 +206,30 @@ export class Hessian2Writer extends GraphWriter {
     if (this.writeRefOrClaim(record)) return;
     this.enter();
     this.writeMapHeader(typeName);
-    const numericKeys = keyType !== undefined && isIntegral(keyType);
-    for (const key of Object.keys(record)) {
-      try {
-        if (numericKeys && INT_KEY.test(key)) this.writeTyped(Number(key), keyType);
-        else if (keyType === undefined) this.writeString(key);
-        else this.writeTyped(key, keyType);
-        const value = record[key];
-        if (valueType === undefined) this.writeAny(value);
-        else this.writeTyped(value, valueType);
-      } catch (error) {
-        throw withSegment(error, `.${key}`);
+    const keys = Object.keys(record);
+    const n = keys.length;
+    let key = "";
+    try {
+      if (keyType === undefined && valueType === undefined) {
+        for (let i = 0; i < n; i++) {
+          key = keys[i]!;
+          this.writeString(key);
+          this.writeAny(record[key]);
+        }
+      } else {
+        const numericKeys = keyType !== undefined && isIntegral(keyType);
+        for (let i = 0; i < n; i++) {
+          key = keys[i]!;
+          if (numericKeys && INT_KEY.test(key)) this.writeTyped(Number(key), keyType);
+          else if (keyType === undefined) this.writeString(key);
+          else this.writeTyped(key, keyType);
+          const value = record[key];
+          if (valueType === undefined) this.writeAny(value);
+          else this.writeTyped(value, valueType);
+        }
       }
+    } catch (error) {
+      throw withSegment(error, `.${key}`);
     }
     this.writeEnd();
     this.depth--;
@@ -379,15 +391,16 @@ export class Hessian2Writer extends GraphWriter {
   }
 
   private writeCollection(value: unknown, type: JavaType): void {
-    const declared = classOf(value as object) ?? type.name;
-    const wireName = collectionWireName(declared);
+    const own = classOf(value as object);
+    const wireName = own === undefined ? declaredWireName(type) : collectionWireName(own);
     if (Array.isArray(value)) this.writeArrayList(value, wireName, type.element);
     else if (value instanceof Set) this.writeIterable(value, wireName, type.element);
     else throw mismatch(`${type.name} (an array or Set)`, value);
   }
 
   private writeTypedMap(value: unknown, type: JavaType): void {
-    const wireName = collectionWireName(classOf(value as object) ?? type.name);
+    const own = classOf(value as object);
+    const wireName = own === undefined ? declaredWireName(type) : collectionWireName(own);
     if (value instanceof Map) this.writeMapEntries(value, wireName, type.key, type.value);
     else if (typeof value === "object" && !Array.isArray(value) && !(value instanceof Uint8Array))
       this.writePlainMap(value as Record<string, unknown>, wireName, type.key, type.value);
@@ -436,15 +449,14 @@ export class Hessian2Writer extends GraphWriter {
     }
     if (this.writeRefOrClaim(value)) return;
     this.enter();
-    const fieldTypes = type.fields;
-    const fields = fieldNames(fieldTypes);
+    const { fields, types } = beanPlanOf(type, type.fields);
     this.beginObject(type.name, fields);
     const bean = value as Record<string, unknown>;
-    let field = "";
+    let i = 0;
     try {
-      for (field of fields) this.writeTyped(bean[field], fieldTypes[field]!);
+      for (; i < fields.length; i++) this.writeTyped(bean[fields[i]!], types[i]!);
     } catch (error) {
-      throw withSegment(error, `.${field}`);
+      throw withSegment(error, `.${fields[i]}`);
     }
     this.depth--;
   }

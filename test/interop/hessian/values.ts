@@ -3,6 +3,7 @@
 // describes what Java read (java/dubbots/interop/Describe.java).
 import { createHash } from "node:crypto";
 import { java } from "../../../src/core/java/java-type.js";
+import { javaObject } from "../../../src/serialize/hessian2/java-object.js";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -20,11 +21,9 @@ export function patternBytes(length: number): Uint8Array {
   return b;
 }
 
-/** A decoded Java object as the codec shapes it: a plain object with a non-enumerable `$class`. */
+/** A decoded Java object as the codec shapes it: fields on an object whose prototype carries `$class`. */
 export function jobj<T extends object>(javaClass: string, fields: T): T {
-  const target = { ...fields };
-  Object.defineProperty(target, "$class", { value: javaClass, enumerable: false, writable: true });
-  return target;
+  return javaObject(javaClass, fields);
 }
 
 export const UserType = java.Class("com.foo.User", {

@@ -1,0 +1,158 @@
+import { splitList, type Url } from "../../core/index.js";
+import { isEmptyUrl } from "../url-match.js";
+
+/** The host of a rule that applies to every address (Java's `ANYHOST_VALUE`). */
+export const ANY_HOST = "0.0.0.0";
+export const OVERRIDE_PROTOCOL = "override";
+export const ABSENT_PROTOCOL = "absent";
+
+/**
+ * Keys of a configurator URL that say where it applies, never copied onto the configured URL
+ * (Java's `AbstractConfigurator` condition keys, plus the two selector keys Java leaves in).
+ */
+const CONDITION_KEYS = new Set([
+  "category",
+  "check",
+  "dynamic",
+  "enabled",
+  "group",
+  "version",
+  "application",
+  "side",
+  "configVersion",
+  "compatible_config",
+  "interfaces",
+  "providerAddresses",
+  "priority",
+]);
+
+/**
+ * One `override://` (set) or `absent://` (set where missing) rule, with Java's
+ * `AbstractConfigurator` matching:
+ * - with `configVersion` (2.7 rules): `side=consumer` rules with no port apply on consumers whose
+ *   host is the rule's host (or any, `0.0.0.0`); `side=provider` rules apply to the provider whose
+ *   port (and host) they name;
+ * - without it (the form dubbo-admin 2.6 and scripts write): a rule with a port targets the
+ *   provider at `host:port` (on that provider and on every consumer of it); a rule without a port
+ *   targets one consumer by host, or everyone with host `0.0.0.0`.
+ * Then `providerAddresses`, `application` and `~key=value` conditions must match; `enabled=false`
+ * switches the rule itself off.
+ */
+export interface Configurator {
+  readonly url: Url;
+  /**
+   * Applies the rule to `url` (a provider URL, or a consumer's merged view of one, or the consumer
+   * URL). `localHost` is this process's registered host, which consumer-targeted rules name.
+   */
+  configure(url: Url, localHost: string): Url;
+}
+
+function param(url: Url, key: string): string | undefined {
+  const v = url.get(key);
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function createConfigurator(rule: Url): Configurator {
+  const absent = rule.protocol === ABSENT_PROTOCOL;
+  const changes: Array<readonly [string, string]> = [];
+  const conditions: Array<readonly [string, string]> = [];
+  for (const [key, value] of rule.params) {
+    if (key.startsWith("~") || key === "application" || key === "side") {
+      conditions.push([key.startsWith("~") ? key.slice(1) : key, value]);
+    }
+    if (key.startsWith("~") || CONDITION_KEYS.has(key)) continue;
+    changes.push([key, value]);
+  }
+  const providerAddresses = param(rule, "providerAddresses");
+  const ruleApplication = param(rule, "application") ?? rule.username;
+
+  function apply(url: Url): Url {
+    if (absent) {
+      const missing = changes.filter(([k]) => !url.has(k));
+      return missing.length === 0 ? url : url.withParams(missing);
+    }
+    return url.withParams(changes);
+  }
+
+  function configureIfMatch(host: string, url: Url): Url {
+    if (rule.host !== ANY_HOST && rule.host !== host) return url;
+    if (
+      providerAddresses !== undefined &&
+      !providerAddresses.includes(url.address) &&
+      !providerAddresses.includes(ANY_HOST)
+    ) {
+      return url;
+    }
+    const application = param(url, "application") ?? url.username;
+    if (ruleApplication !== undefined && ruleApplication !== "*" && ruleApplication !== application)
+      return url;
+    for (const [key, value] of conditions) {
+      if (value !== "*" && value !== url.get(key)) return url;
+    }
+    return apply(url);
+  }
+
+  return {
+    url: rule,
+    configure(url: Url, localHost: string): Url {
+      if (!rule.boolean("enabled", true) || rule.host === "") return url;
+      if (param(rule, "configVersion") !== undefined) {
+        const side = param(url, "side");
+        const ruleSide = param(rule, "side");
+        if (side !== ruleSide) return url;
+        if (ruleSide === "consumer" && rule.port === 0) return configureIfMatch(localHost, url);
+        if (ruleSide === "provider" && url.port === rule.port) return configureIfMatch(url.host, url);
+        return url;
+      }
+      if (rule.port !== 0) {
+        return url.port === rule.port ? configureIfMatch(url.host, url) : url;
+      }
+      if ((param(url, "side") ?? "provider") === "consumer") return configureIfMatch(localHost, url);
+      if (rule.host === ANY_HOST) return configureIfMatch(ANY_HOST, url);
+      return url;
+    },
+  };
+}
+
+/**
+ * Java's `Configurator.toConfigurators`: an `empty://` entry clears every rule, a rule with no
+ * parameter besides `anyhost` clears the rules before it; the rest are sorted so that rules for
+ * every host (`0.0.0.0`) apply before rules for one host, then by `priority`, so the more specific
+ * rule wins.
+ */
+export function toConfigurators(urls: readonly Url[]): Configurator[] {
+  let configurators: Configurator[] = [];
+  for (const url of urls) {
+    if (isEmptyUrl(url)) return [];
+    if ([...url.params.keys()].every((k) => k === "anyhost")) {
+      configurators = [];
+      continue;
+    }
+    configurators.push(createConfigurator(url));
+  }
+  return configurators.sort(compareConfigurators);
+}
+
+function compareConfigurators(a: Configurator, b: Configurator): number {
+  if (a.url.host !== b.url.host) return a.url.host < b.url.host ? -1 : 1;
+  return a.url.number("priority", 0) - b.url.number("priority", 0);
+}
+
+/** Applies the rules in order (later, more specific rules win). */
+export function applyConfigurators(url: Url, configurators: readonly Configurator[], localHost: string): Url {
+  let out = url;
+  for (const configurator of configurators) out = configurator.configure(out, localHost);
+  return out;
+}
+
+/** Whether a configured URL switches its provider off: `disabled=true`, else `enabled=false`. */
+export function isDisabled(url: Url): boolean {
+  if (url.has("disabled")) return url.boolean("disabled", false);
+  return !url.boolean("enabled", true);
+}
+
+/** `a,b` lists as a set, for `protocol=` filters. */
+export function listParam(url: Url, key: string): string[] | undefined {
+  const v = param(url, key);
+  return v === undefined ? undefined : splitList(v);
+}

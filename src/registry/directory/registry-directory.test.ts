@@ -1,0 +1,303 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { RouterFactory } from "../../cluster/index.js";
+import { registerBuiltinRouters } from "../../cluster/index.js";
+import { createInvocation, ExtensionPoint, type Invoker, type Protocol, Url } from "../../core/index.js";
+import { FakeInvoker } from "../../testing/index.js";
+import type { NotifyListener, Registry } from "../registry.js";
+import { emptyUrl } from "../url-match.js";
+import { applyConfigurators, mergeProviderUrl, RegistryDirectory, toConfigurators } from "./index.js";
+
+const SERVICE = "com.example.DemoService";
+const CONSUMER = Url.parse(
+  `consumer://10.1.1.1/${SERVICE}?application=shop&interface=${SERVICE}&side=consumer&timeout=800&dubbo=2.0.2&methods=sayHello&pid=7&timestamp=1`,
+);
+const quiet = { warn() {} };
+
+function provider(address: string, params = ""): Url {
+  return Url.parse(
+    `dubbo://${address}/${SERVICE}?anyhost=true&application=demo-provider&interface=${SERVICE}&methods=sayHello&side=provider&threads=500&timestamp=100&timeout=2000&weight=100${params}`,
+  );
+}
+
+function override(target: string, params: string): Url {
+  return Url.parse(`override://${target}/${SERVICE}?category=configurators&dynamic=false${params}`);
+}
+
+function condition(rule: string): Url {
+  return Url.parse(
+    `condition://0.0.0.0/${SERVICE}?category=routers&dynamic=false&force=true&rule=${encodeURIComponent(rule)}`,
+  );
+}
+
+/** A registry whose notifications the test sends by hand. */
+function fakeRegistry() {
+  const listeners = new Set<NotifyListener>();
+  const registry: Registry = {
+    url: Url.parse("fake://127.0.0.1:1"),
+    register: async () => {},
+    unregister: async () => {},
+    subscribe: async (_url, listener) => {
+      listeners.add(listener);
+    },
+    unsubscribe: async (_url, listener) => {
+      listeners.delete(listener);
+    },
+    lookup: async () => [],
+    isAvailable: () => true,
+    destroy: async () => {},
+  };
+  return {
+    registry,
+    listeners,
+    send(...urls: Url[]) {
+      for (const l of listeners) l(urls);
+    },
+  };
+}
+
+/** A protocol that refers FakeInvokers and records what it referred. */
+function fakeProtocol() {
+  const referred: FakeInvoker[] = [];
+  const protocol: Protocol = {
+    name: "dubbo",
+    defaultPort: 20880,
+    export: async () => {
+      throw new Error("not used");
+    },
+    refer: async (url) => {
+      const invoker = new FakeInvoker({ url });
+      referred.push(invoker);
+      return invoker;
+    },
+    destroy: async () => {},
+  };
+  return { protocol, referred };
+}
+
+async function open() {
+  const fake = fakeRegistry();
+  const { protocol, referred } = fakeProtocol();
+  const routerFactories = new ExtensionPoint<RouterFactory>("RouterFactory");
+  registerBuiltinRouters(routerFactories);
+  const directory = new RegistryDirectory({
+    consumerUrl: CONSUMER,
+    registry: fake.registry,
+    protocol,
+    routerFactories,
+    logger: quiet,
+  });
+  await directory.subscribe();
+  const update = async (...urls: Url[]) => {
+    fake.send(...urls);
+    await directory.settled();
+  };
+  return { directory, fake, referred, update };
+}
+
+const addresses = (invokers: readonly Invoker[]) => invokers.map((i) => i.url.address).sort();
+const inv = createInvocation({ service: SERVICE, method: "sayHello", args: ["x"] });
+
+describe("registry directory", () => {
+  test("registry directory - subscribes with providers, configurators and routers", async () => {
+    const { directory, fake } = await open();
+    assert.equal(fake.listeners.size, 1);
+    assert.equal(directory.subscribeUrl.get("category"), "providers,configurators,routers");
+    await directory.destroy();
+    assert.equal(fake.listeners.size, 0, "destroy unsubscribes");
+  });
+
+  test("registry directory - notifications become invokers; unchanged ones are reused, removed ones destroyed", async () => {
+    const { directory, referred, update } = await open();
+    await update(provider("10.0.0.1:20880"), provider("10.0.0.2:20880"));
+    assert.deepEqual(addresses(directory.all()), ["10.0.0.1:20880", "10.0.0.2:20880"]);
+    const [first, second] = referred;
+    assert.ok(first && second);
+
+    await update(provider("10.0.0.2:20880"), provider("10.0.0.3:20880"));
+    assert.deepEqual(addresses(directory.all()), ["10.0.0.2:20880", "10.0.0.3:20880"]);
+    assert.equal(referred.length, 3, "only the new provider is referred");
+    assert.ok(directory.all().includes(second), "the unchanged provider's invoker is reused");
+    assert.equal(first.destroyed, true, "the removed provider's invoker is destroyed");
+    assert.equal(second.destroyed, false);
+
+    await directory.destroy();
+    assert.ok(
+      referred.every((i) => i.destroyed),
+      "destroy closes every invoker",
+    );
+  });
+
+  test("registry directory - empty:// clears the providers; other categories leave them alone", async () => {
+    const { directory, update } = await open();
+    await update(provider("10.0.0.1:20880"));
+    await update(emptyUrl(directory.subscribeUrl, "routers"));
+    assert.equal(directory.all().length, 1, "a notification without providers keeps them");
+    await update(emptyUrl(directory.subscribeUrl, "providers"));
+    assert.equal(directory.all().length, 0);
+    assert.equal(directory.isAvailable(), false);
+    await directory.destroy();
+  });
+
+  test("registry directory - provider settings are the consumer's defaults; thread-pool keys are not inherited", async () => {
+    const { directory, update } = await open();
+    await update(provider("10.0.0.1:20880", "&retries=5&loadbalance=roundrobin"));
+    const url = directory.all()[0]?.url;
+    assert.ok(url);
+    assert.equal(url.protocol, "dubbo");
+    assert.equal(url.address, "10.0.0.1:20880");
+    assert.equal(url.get("timeout"), "800", "the consumer's timeout wins");
+    assert.equal(url.get("retries"), "5", "the provider's retries is the default");
+    assert.equal(url.get("loadbalance"), "roundrobin");
+    assert.equal(url.get("threads"), undefined, "thread-pool settings stay on the provider");
+    assert.equal(url.get("remote.application"), "demo-provider");
+    assert.equal(url.get("application"), "shop");
+    assert.equal(url.get("side"), "consumer");
+    assert.equal(url.get("timestamp"), "100", "the provider's timestamp drives warmup");
+    assert.equal(url.get("check"), "false");
+    await directory.destroy();
+  });
+
+  test("registry directory - an override disables one provider, and reports why", async () => {
+    const { directory, referred, update } = await open();
+    await update(provider("10.0.0.1:20880"), provider("10.0.0.2:20880"));
+    const disabled = referred.find((i) => i.url.address === "10.0.0.2:20880");
+    await update(override("10.0.0.2:20880", "&disabled=true"));
+    assert.deepEqual(addresses(directory.all()), ["10.0.0.1:20880"]);
+    assert.equal(disabled?.destroyed, true);
+    assert.deepEqual(directory.excluded().get("10.0.0.2:20880"), {
+      kind: "disabled",
+      detail: "disabled by an override rule",
+    });
+
+    await update(emptyUrl(directory.subscribeUrl, "configurators"));
+    assert.deepEqual(
+      addresses(directory.all()),
+      ["10.0.0.1:20880", "10.0.0.2:20880"],
+      "empty:// lifts every override",
+    );
+    assert.equal(directory.excluded().size, 0);
+    await directory.destroy();
+  });
+
+  test("registry directory - a service-wide override changes weight and timeout of every provider (new invokers)", async () => {
+    const { directory, referred, update } = await open();
+    await update(provider("10.0.0.1:20880"), provider("10.0.0.2:20880"));
+    await update(override("0.0.0.0", "&weight=7&timeout=4321"));
+    assert.equal(referred.length, 4, "changed URLs are referred again");
+    for (const invoker of directory.all()) {
+      assert.equal(invoker.url.get("weight"), "7");
+      assert.equal(invoker.url.get("timeout"), "4321", "the override beats the consumer's own timeout");
+    }
+    assert.ok(referred.slice(0, 2).every((i) => i.destroyed));
+    assert.equal(directory.overriddenUrl.get("timeout"), "4321", "the reference URL is overridden too");
+    await directory.destroy();
+  });
+
+  test("registry directory - a whole-service disable keeps no provider; mock override reaches the reference URL", async () => {
+    const { directory, update } = await open();
+    const seen: Url[] = [];
+    directory.onUrlChange((url) => seen.push(url));
+    await update(provider("10.0.0.1:20880"), provider("10.0.0.2:20880"));
+    await update(override("0.0.0.0", "&disabled=true"), override("0.0.0.0", "&mock=force:return null"));
+    assert.equal(directory.all().length, 0);
+    assert.equal(directory.excluded().size, 2);
+    assert.equal(seen.at(-1)?.get("mock"), "force:return null");
+    await directory.destroy();
+  });
+
+  test("registry directory - overrides honour application and side conditions", async () => {
+    const { directory, update } = await open();
+    await update(provider("10.0.0.1:20880"));
+    await update(override("0.0.0.0", "&application=other-app&weight=1"));
+    assert.equal(directory.all()[0]?.url.get("weight"), "100", "a rule for another application is ignored");
+    await update(override("0.0.0.0", "&side=provider&weight=2"));
+    assert.equal(
+      directory.all()[0]?.url.get("weight"),
+      "100",
+      "a provider-side rule is not applied by consumers",
+    );
+    await update(override("0.0.0.0", "&application=shop&weight=3"));
+    assert.equal(directory.all()[0]?.url.get("weight"), "3");
+    await directory.destroy();
+  });
+
+  test("registry directory - a condition route excludes a provider from calls, and explains it", async () => {
+    const { directory, update } = await open();
+    await update(provider("10.0.0.1:20880"), provider("10.0.0.2:20880"));
+    await update(condition("=> host != 10.0.0.2"));
+    assert.deepEqual(addresses(directory.list(inv)), ["10.0.0.1:20880"]);
+    assert.equal(directory.all().length, 2, "routing does not remove providers");
+    assert.equal(directory.explain(inv).get("10.0.0.2:20880")?.kind, "router");
+    await update(emptyUrl(directory.subscribeUrl, "routers"));
+    assert.equal(directory.list(inv).length, 2, "empty:// removes the route");
+    await directory.destroy();
+  });
+
+  test("registry directory - providers of another protocol are reported as a mismatch", async () => {
+    const { directory, update } = await open();
+    await update(
+      provider("10.0.0.1:20880"),
+      Url.parse(`rest://10.0.0.9:8080/${SERVICE}?interface=${SERVICE}`),
+    );
+    assert.deepEqual(addresses(directory.all()), ["10.0.0.1:20880"]);
+    assert.equal(directory.excluded().get("10.0.0.9:8080")?.kind, "mismatch");
+    await directory.destroy();
+  });
+
+  test("registry directory - waitForProviders resolves when the first provider arrives", async () => {
+    const { directory, update } = await open();
+    assert.equal(await directory.waitForProviders(0), false);
+    const waiting = directory.waitForProviders(10_000);
+    await update(provider("10.0.0.1:20880"));
+    assert.equal(await waiting, true);
+    await directory.destroy();
+  });
+});
+
+describe("configurators", () => {
+  const providerUrl = provider("10.0.0.5:20880");
+
+  test("configurators - an override for host:port applies to that provider only", () => {
+    const rules = toConfigurators([override("10.0.0.5:20880", "&weight=9")]);
+    assert.equal(applyConfigurators(providerUrl, rules, "10.9.9.9").get("weight"), "9");
+    const other = provider("10.0.0.6:20880");
+    assert.equal(applyConfigurators(other, rules, "10.9.9.9").get("weight"), "100");
+  });
+
+  test("configurators - the specific host wins over 0.0.0.0, and condition keys are not copied", () => {
+    const rules = toConfigurators([
+      override("10.0.0.5:20880", "&weight=9"),
+      override("0.0.0.0", "&weight=1&timeout=5"),
+    ]);
+    const configured = applyConfigurators(providerUrl, rules, "10.9.9.9");
+    assert.equal(configured.get("weight"), "9");
+    assert.equal(configured.get("timeout"), "5");
+    assert.equal(configured.get("category"), undefined);
+    assert.equal(configured.get("dynamic"), undefined);
+  });
+
+  test("configurators - absent:// sets only missing keys; a rule with only anyhost clears earlier ones", () => {
+    const absent = Url.parse(`absent://0.0.0.0/${SERVICE}?category=configurators&timeout=1&retries=4`);
+    const configured = applyConfigurators(providerUrl, toConfigurators([absent]), "h");
+    assert.equal(configured.get("timeout"), "2000");
+    assert.equal(configured.get("retries"), "4");
+    const cleared = toConfigurators([
+      override("0.0.0.0", "&weight=1"),
+      Url.parse(`override://0.0.0.0/${SERVICE}?anyhost=true`),
+    ]);
+    assert.equal(cleared.length, 0);
+  });
+
+  test("configurators - a consumer-targeted rule applies only on that consumer host", () => {
+    const merged = mergeProviderUrl(providerUrl, CONSUMER);
+    const rules = toConfigurators([override("10.1.1.1", "&timeout=77")]);
+    assert.equal(applyConfigurators(merged, rules, "10.1.1.1").get("timeout"), "77");
+    assert.equal(applyConfigurators(merged, rules, "10.1.1.2").get("timeout"), "800");
+    assert.equal(
+      applyConfigurators(providerUrl, rules, "10.0.0.5").get("timeout"),
+      "2000",
+      "providers ignore it",
+    );
+  });
+});

@@ -1,0 +1,324 @@
+import {
+  type ExclusionReason,
+  type Router,
+  type RouterFactory,
+  routersFromRuleUrls,
+  SnapshotDirectory,
+} from "../../cluster/index.js";
+import type { ExtensionPoint, Invoker, Protocol, Url } from "../../core/index.js";
+import type { NotifyListener, Registry, RegistryLogger } from "../registry.js";
+import {
+  CATEGORY_KEY,
+  CONFIGURATORS_CATEGORY,
+  consoleRegistryLogger,
+  PROVIDERS_CATEGORY,
+  ROUTERS_CATEGORY,
+} from "../registry.js";
+import { categoryOf, isEmptyUrl } from "../url-match.js";
+import {
+  applyConfigurators,
+  type Configurator,
+  isDisabled,
+  listParam,
+  toConfigurators,
+} from "./configurator.js";
+import { mergeProviderUrl } from "./merge-url.js";
+
+/** Where a directory gets the protocol that speaks a provider's URL protocol (`dubbo`, `injvm`). */
+export type ProtocolSource = Protocol | ((name: string) => Protocol | undefined);
+
+export interface RegistryDirectoryOptions {
+  /** The reference's consumer URL (`consumer://host/iface?application=…&side=consumer…`). */
+  readonly consumerUrl: Url;
+  readonly registry: Registry;
+  /** Refers to each provider; one protocol, or a lookup by the provider URL's protocol. */
+  readonly protocol: ProtocolSource;
+  /** Router factories for the `routers` category (`condition`, `script`, `tag`, …). */
+  readonly routerFactories?: ExtensionPoint<RouterFactory>;
+  /** Routers every chain has (mock, tag), built by the caller from the consumer URL. */
+  readonly builtinRouters?: readonly Router[];
+  readonly logger?: RegistryLogger;
+}
+
+/** The categories a reference subscribes to (Java's `RegistryProtocol.toSubscribeUrl`). */
+export const REFERENCE_CATEGORIES = `${PROVIDERS_CATEGORY},${CONFIGURATORS_CATEGORY},${ROUTERS_CATEGORY}`;
+
+function protocolFor(source: ProtocolSource, name: string): Protocol | undefined {
+  if (typeof source === "function") return source(name);
+  return source.name === name ? source : undefined;
+}
+
+/**
+ * The providers of one reference as one registry sees them (Java's `RegistryDirectory`).
+ *
+ * Each notification carries full lists per category: `providers` replace the provider list,
+ * `configurators` (`override://`, `absent://`) replace the rules applied to every provider URL,
+ * `routers` (`condition://`, `route://`, `script://`, `tag://`) replace the rule routers; `empty://`
+ * clears its category. A provider URL is merged with the consumer URL (the provider's settings are
+ * the consumer's defaults), the rules are applied, and the result is referred through the protocol
+ * (`check=false`: a provider that is down now is reconnected in the background). An invoker whose
+ * URL did not change is reused; removed ones are destroyed after the new snapshot is in place.
+ * Providers that are disabled or speak another protocol are reported by `excluded()`.
+ *
+ * The rules also apply to the consumer URL itself (`overriddenUrl`), so a service-wide
+ * `override://0.0.0.0/…?mock=force:return+null` or `timeout=` reaches the reference;
+ * `onUrlChange` tells the reference to rebuild its cluster invoker.
+ */
+export class RegistryDirectory extends SnapshotDirectory {
+  readonly registry: Registry;
+  /** `consumerUrl` with `category=providers,configurators,routers`. */
+  readonly subscribeUrl: Url;
+  readonly #protocol: ProtocolSource;
+  readonly #routerFactories: ExtensionPoint<RouterFactory> | undefined;
+  readonly #builtinRouters: readonly Router[];
+  readonly #logger: RegistryLogger;
+  readonly #listener: NotifyListener = (urls) => this.notify(urls);
+  /** undefined until the first providers list arrives. */
+  #providerUrls: readonly Url[] | undefined;
+  #configurators: readonly Configurator[] = [];
+  #ruleRouters: readonly Router[] = [];
+  #overriddenUrl: Url;
+  /** Invokers by the full string of the URL they were referred with. */
+  #invokers = new Map<string, Invoker>();
+  #running: Promise<void> | undefined;
+  #dirty = false;
+  readonly #providerWaiters = new Set<() => void>();
+  readonly #urlListeners = new Set<(url: Url) => void>();
+  #subscribed = false;
+
+  constructor(options: RegistryDirectoryOptions) {
+    super(options.consumerUrl, { routers: options.builtinRouters ?? [] });
+    this.registry = options.registry;
+    this.subscribeUrl = options.consumerUrl.withParams({ [CATEGORY_KEY]: REFERENCE_CATEGORIES });
+    this.#protocol = options.protocol;
+    this.#routerFactories = options.routerFactories;
+    this.#builtinRouters = options.builtinRouters ?? [];
+    this.#logger = options.logger ?? consoleRegistryLogger;
+    this.#overriddenUrl = options.consumerUrl;
+  }
+
+  /** The consumer URL with the current `override://` rules applied (Java's `overrideDirectoryUrl`). */
+  get overriddenUrl(): Url {
+    return this.#overriddenUrl;
+  }
+
+  /** Calls `listener` whenever `overriddenUrl` changes; returns the function that stops it. */
+  onUrlChange(listener: (url: Url) => void): () => void {
+    this.#urlListeners.add(listener);
+    return () => this.#urlListeners.delete(listener);
+  }
+
+  /**
+   * Subscribes to the registry; resolves once the first lists (from the registry, or its cache
+   * file) have been turned into invokers. Rejects as the registry's `subscribe` does.
+   */
+  async subscribe(): Promise<void> {
+    await this.registry.subscribe(this.subscribeUrl, this.#listener);
+    this.#subscribed = true;
+    await this.settled();
+  }
+
+  /** Resolves when every notification received so far has been applied. */
+  async settled(): Promise<void> {
+    while (this.#running !== undefined) await this.#running;
+  }
+
+  /**
+   * Resolves true as soon as the directory has a provider, or false after `timeoutMs` (or when
+   * destroyed). The timer does not keep the process alive.
+   */
+  waitForProviders(timeoutMs: number): Promise<boolean> {
+    if (this.all().length > 0) return Promise.resolve(true);
+    if (timeoutMs <= 0 || this.destroyed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#providerWaiters.delete(done);
+        resolve(this.all().length > 0);
+      };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      this.#providerWaiters.add(done);
+    });
+  }
+
+  /** The registry listener: records the categories this call carries and refreshes the invokers. */
+  notify(urls: readonly Url[]): void {
+    if (this.destroyed) return;
+    const byCategory = new Map<string, Url[]>();
+    for (const url of urls) {
+      const category = categoryOf(url);
+      const list = byCategory.get(category) ?? [];
+      if (!isEmptyUrl(url)) list.push(url);
+      byCategory.set(category, list);
+    }
+    const configurators = byCategory.get(CONFIGURATORS_CATEGORY);
+    if (configurators !== undefined) {
+      this.#configurators = toConfigurators(configurators);
+      this.#updateOverriddenUrl();
+    }
+    const routers = byCategory.get(ROUTERS_CATEGORY);
+    if (routers !== undefined) {
+      this.#ruleRouters =
+        this.#routerFactories === undefined
+          ? this.#warnNoRouterFactories(routers)
+          : routersFromRuleUrls(this.#routerFactories, routers, this.#logger);
+    }
+    const providers = byCategory.get(PROVIDERS_CATEGORY);
+    if (providers !== undefined) this.#providerUrls = providers;
+    this.#schedule();
+  }
+
+  override async destroy(): Promise<void> {
+    if (this.destroyed) return;
+    await super.destroy();
+    if (this.#subscribed) {
+      this.#subscribed = false;
+      await this.registry.unsubscribe(this.subscribeUrl, this.#listener).catch((error: unknown) => {
+        this.#logger.warn(
+          `could not unsubscribe ${this.url.serviceKey} from ${this.registry.url.address}`,
+          error,
+        );
+      });
+    }
+    await this.settled();
+    const invokers = [...this.#invokers.values()];
+    this.#invokers = new Map();
+    await Promise.allSettled(invokers.map((i) => i.destroy()));
+    for (const done of [...this.#providerWaiters]) done();
+  }
+
+  #warnNoRouterFactories(routers: readonly Url[]): Router[] {
+    if (routers.length > 0) {
+      this.#logger.warn(
+        `${routers.length} router rule(s) for ${this.url.serviceKey} ignored: this directory has no router factories`,
+      );
+    }
+    return [];
+  }
+
+  #updateOverriddenUrl(): void {
+    const next = applyConfigurators(this.url, this.#configurators, this.url.host);
+    if (next.equals(this.#overriddenUrl)) return;
+    this.#overriddenUrl = next;
+    for (const listener of [...this.#urlListeners]) {
+      try {
+        listener(next);
+      } catch (error) {
+        this.#logger.warn(`a URL listener of ${this.url.serviceKey} failed`, error);
+      }
+    }
+  }
+
+  #schedule(): void {
+    if (this.#running !== undefined) {
+      this.#dirty = true;
+      return;
+    }
+    this.#running = this.#loop().finally(() => {
+      this.#running = undefined;
+    });
+  }
+
+  async #loop(): Promise<void> {
+    do {
+      this.#dirty = false;
+      try {
+        await this.#refresh();
+      } catch (error) {
+        this.#logger.warn(`could not apply the provider list of ${this.url.serviceKey}`, error);
+      }
+    } while (this.#dirty && !this.destroyed);
+  }
+
+  /** Turns the current lists into a new snapshot: reuse, refer, swap, then destroy what left. */
+  async #refresh(): Promise<void> {
+    const routers = [...this.#builtinRouters, ...this.#ruleRouters];
+    const providerUrls = this.#providerUrls;
+    if (providerUrls === undefined) {
+      this.swap({ routers });
+      return;
+    }
+    const excluded = new Map<string, ExclusionReason>();
+    const wanted = new Map<string, Url>();
+    const allowed = listParam(this.url, "protocol");
+    for (const provider of providerUrls) {
+      const address = provider.address;
+      if (allowed !== undefined && !allowed.includes(provider.protocol)) {
+        excluded.set(address, {
+          kind: "mismatch",
+          detail: `provider speaks ${provider.protocol}; this reference accepts protocol=${allowed.join(",")}`,
+        });
+        continue;
+      }
+      if (protocolFor(this.#protocol, provider.protocol) === undefined) {
+        excluded.set(address, {
+          kind: "mismatch",
+          detail: `no ${provider.protocol} protocol in this application (unsupported protocol)`,
+        });
+        continue;
+      }
+      const url = applyConfigurators(
+        mergeProviderUrl(provider, this.url),
+        this.#configurators,
+        this.url.host,
+      ).withParams({ check: "false" });
+      if (isDisabled(url)) {
+        const byRule = !isDisabled(provider);
+        excluded.set(address, {
+          kind: "disabled",
+          detail: byRule ? "disabled by an override rule" : "the provider registered itself disabled",
+        });
+        continue;
+      }
+      wanted.set(url.toFullString(), url);
+    }
+
+    const next = new Map<string, Invoker>();
+    const referring: Array<Promise<void>> = [];
+    for (const [key, url] of wanted) {
+      const existing = this.#invokers.get(key);
+      if (existing !== undefined) {
+        next.set(key, existing);
+        continue;
+      }
+      const protocol = protocolFor(this.#protocol, url.protocol) as Protocol;
+      referring.push(
+        protocol.refer(url).then(
+          (invoker) => {
+            next.set(key, invoker);
+          },
+          (error: unknown) => {
+            excluded.set(url.address, { kind: "unavailable" });
+            this.#logger.warn(
+              `could not refer to provider ${url.address} of ${this.url.serviceKey}; left out until the registry notifies it again`,
+              error,
+            );
+          },
+        ),
+      );
+    }
+    await Promise.all(referring);
+    if (this.destroyed) {
+      const fresh = [...next].filter(([key]) => !this.#invokers.has(key)).map(([, i]) => i);
+      await Promise.allSettled(fresh.map((i) => i.destroy()));
+      return;
+    }
+    // Keep the registry's order, so balancers that depend on it (round robin) see a stable list.
+    const ordered = [...wanted.keys()].flatMap((key) => {
+      const invoker = next.get(key);
+      return invoker === undefined ? [] : [invoker];
+    });
+    const previous = this.#invokers;
+    this.#invokers = next;
+    this.swap({ invokers: ordered, excluded, routers });
+    if (ordered.length > 0) for (const done of [...this.#providerWaiters]) done();
+    const removed = [...previous].filter(([key]) => !next.has(key)).map(([, i]) => i);
+    const results = await Promise.allSettled(removed.map((i) => i.destroy()));
+    for (const result of results) {
+      if (result.status === "rejected") {
+        this.#logger.warn(`could not close a removed provider of ${this.url.serviceKey}`, result.reason);
+      }
+    }
+  }
+}

@@ -1,0 +1,11 @@
+// The embedded default registry (`dubbo://host:port`): the registry service exported over our
+// dubbo protocol (long-poll watches and leases instead of callbacks), its client, and the CLI.
+export { createDubboRegistry, DubboRegistry, dubboRegistryFactory } from "./dubbo-registry.js";
+export {
+  type EmbeddedRegistryOptions,
+  type EmbeddedRegistryServer,
+  startEmbeddedRegistry,
+} from "./embedded-registry-server.js";
+export { runRegistryCli } from "./registry-cli.js";
+export { EMBEDDED_REGISTRY_SERVICE, RegistryServiceContract, type WatchResult } from "./registry-contract.js";
+export { RegistryStore, type RegistryStoreOptions } from "./registry-store.js";

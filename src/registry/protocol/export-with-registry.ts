@@ -1,0 +1,93 @@
+import { Code, type Exporter, type Invoker, type Protocol, RpcError, Url } from "../../core/index.js";
+import type { RegistryLogger } from "../registry.js";
+import { consoleRegistryLogger } from "../registry.js";
+import type { Registries } from "../registry-factory.js";
+import { ProviderRegistration } from "./provider-registration.js";
+
+export interface RegistryExportOptions {
+  /** One URL per registry (`zookeeper://…`, `dubbo://…`, or Java's `registry://…?registry=zookeeper`). */
+  readonly registryUrls: readonly Url[];
+  /** The protocol that serves the invoker (the dubbo protocol, with its filter chain). */
+  readonly protocol: Protocol;
+  /** The application's registries (one connection per registry address). */
+  readonly registries: Registries;
+  readonly logger?: RegistryLogger;
+}
+
+/** An export published in registries. `unexport` unregisters everywhere, then stops serving. */
+export interface RegistryExporter extends Exporter {
+  /** The URL served: the invoker's URL with the bound port and generated token. */
+  readonly url: Url;
+  /** The provider URL registered in each registry now (rules applied), one per registry that registers. */
+  registeredUrls(): Url[];
+}
+
+/** The served URL: protocols that bind a port (dubbo) report it on their exporter. */
+function servedUrl(exporter: Exporter, invoker: Invoker): Url {
+  const url = (exporter as Exporter & { readonly url?: unknown }).url;
+  return url instanceof Url ? url : invoker.url;
+}
+
+/**
+ * Java's `RegistryProtocol.export`: serve `invoker` over `protocol`, then in each registry
+ * subscribe the provider to its override rules (`provider://…?category=configurators&check=false`)
+ * and register its URL (`urlToRegistry`, rules applied) unless the registry or the service says
+ * `register=false`. A failure (a registry unreachable with `check=true`) undoes what was done and
+ * rejects.
+ */
+export async function exportWithRegistry(
+  invoker: Invoker,
+  options: RegistryExportOptions,
+): Promise<RegistryExporter> {
+  if (options.registryUrls.length === 0) {
+    throw new RpcError(
+      `exportWithRegistry(${invoker.url.serviceKey}) needs at least one registry URL (or export with the protocol alone)`,
+      Code.InvalidArgument,
+    );
+  }
+  const logger = options.logger ?? consoleRegistryLogger;
+  const exporter = await options.protocol.export(invoker);
+  const served = servedUrl(exporter, invoker);
+  const registrations: ProviderRegistration[] = [];
+  try {
+    for (const registryUrl of options.registryUrls) {
+      const registry = await options.registries.get(registryUrl);
+      const registration = new ProviderRegistration(registry, served, logger);
+      registrations.push(registration);
+      await registration.start();
+    }
+  } catch (error) {
+    await stopAll(registrations, logger);
+    await exporter.unexport();
+    throw error;
+  }
+
+  let unexported: Promise<void> | undefined;
+  return {
+    invoker: exporter.invoker,
+    url: served,
+    registeredUrls: () =>
+      registrations.flatMap((r) => (r.registeredUrl === undefined ? [] : [r.registeredUrl])),
+    unexport() {
+      unexported ??= (async () => {
+        // Unregister first, so consumers stop choosing this provider while it still answers.
+        await stopAll(registrations, logger);
+        await exporter.unexport();
+      })();
+      return unexported;
+    },
+  };
+}
+
+async function stopAll(
+  registrations: readonly ProviderRegistration[],
+  logger: RegistryLogger,
+): Promise<void> {
+  await Promise.all(
+    registrations.map((r) =>
+      r.stop().catch((error: unknown) => {
+        logger.warn(`could not unregister ${r.baseUrl.serviceKey} from ${r.registry.url.address}`, error);
+      }),
+    ),
+  );
+}

@@ -1,0 +1,189 @@
+import { createBuiltinRouters, type Router, type RouterFactory } from "../../cluster/index.js";
+import {
+  Code,
+  DEFAULT_ADDRESS_WAIT_MS,
+  DEFAULT_REGISTER,
+  DEFAULT_SUBSCRIBE,
+  type ExtensionPoint,
+  type Invoker,
+  RpcError,
+  type Url,
+} from "../../core/index.js";
+import { type ProtocolSource, RegistryDirectory } from "../directory/registry-directory.js";
+import type { Registry, RegistryLogger } from "../registry.js";
+import { ANY_VALUE, consoleRegistryLogger } from "../registry.js";
+import type { Registries } from "../registry-factory.js";
+import {
+  type ClusterBuilder,
+  DirectoryClusterInvoker,
+  joinRegistries,
+  withAddressWait,
+} from "./reference-invokers.js";
+import { consumerRegistrationUrl } from "./registry-urls.js";
+
+export interface RegistryReferOptions {
+  /** One URL per registry; registries with `subscribe=false` are skipped (Java does the same). */
+  readonly registryUrls: readonly Url[];
+  /** Refers to each provider: one protocol, or a lookup by the provider URL's protocol. */
+  readonly protocol: ProtocolSource;
+  readonly registries: Registries;
+  /** Joins one directory into one invoker: `(d) => createClusterInvoker(d, clusterContext, clusters)`. */
+  readonly cluster: ClusterBuilder;
+  /** Router factories for rules from the `routers` category; without them rules are ignored (logged). */
+  readonly routerFactories?: ExtensionPoint<RouterFactory>;
+  /**
+   * The routers every chain has. Default: `createBuiltinRouters` (mock and tag) when
+   * `routerFactories` has both, else none.
+   */
+  readonly builtinRouters?: (consumerUrl: Url) => readonly Router[];
+  readonly logger?: RegistryLogger;
+}
+
+/** The invoker of a reference discovered through registries. */
+export interface RegistryReference extends Invoker {
+  readonly consumerUrl: Url;
+  /** One directory per registry, in the order of `registryUrls`. */
+  readonly directories: readonly RegistryDirectory[];
+  /** Whether any registry has delivered a usable provider now. */
+  hasProviders(): boolean;
+  /** Resolves true once a provider is known, false after `timeoutMs`. */
+  waitForProviders(timeoutMs: number): Promise<boolean>;
+}
+
+function defaultBuiltinRouters(
+  routerFactories: ExtensionPoint<RouterFactory> | undefined,
+  consumerUrl: Url,
+): readonly Router[] {
+  if (routerFactories === undefined || !routerFactories.has("mock") || !routerFactories.has("tag")) return [];
+  return createBuiltinRouters(routerFactories, consumerUrl);
+}
+
+/**
+ * Java's `RegistryProtocol.refer`, for one reference over one or more registries. Per registry:
+ * register the consumer (`consumer://…?category=consumers&check=false`, unless `register=false`),
+ * subscribe a {@link RegistryDirectory} to providers, configurators and routers (the first lists
+ * are referred before this resolves), and build its cluster invoker. Several registries are joined
+ * registry-aware (`preferred=true` on a registry URL puts it first). `address.wait` on the consumer
+ * URL (ms, default 0) lets the first calls wait for providers that are not known yet.
+ *
+ * `consumerUrl` is the config layer's `toReferenceUrl` (protocol `consumer`, the local host).
+ * With `check=true` on the registry and the reference, an unreachable registry rejects (unless its
+ * cache file has providers for the service). `destroy()` unregisters the consumer, unsubscribes,
+ * and closes every provider invoker.
+ */
+export async function referWithRegistry(
+  consumerUrl: Url,
+  options: RegistryReferOptions,
+): Promise<RegistryReference> {
+  if (consumerUrl.serviceInterface === "" || consumerUrl.serviceInterface === ANY_VALUE) {
+    throw new RpcError(
+      `referWithRegistry needs a consumer URL naming one interface (got ${consumerUrl.toString()})`,
+      Code.InvalidArgument,
+    );
+  }
+  const logger = options.logger ?? consoleRegistryLogger;
+  const registryUrls = options.registryUrls.filter((u) => u.boolean("subscribe", DEFAULT_SUBSCRIBE));
+  if (registryUrls.length === 0) {
+    throw new RpcError(
+      `the reference to ${consumerUrl.serviceKey} has no registry to subscribe to (give a registry address, or url= for a direct connection)`,
+      Code.InvalidArgument,
+    );
+  }
+  const registered: Array<{ registry: Registry; url: Url }> = [];
+  const clusters: DirectoryClusterInvoker[] = [];
+  const registrationUrl = consumerRegistrationUrl(consumerUrl);
+  let preferred = -1;
+  try {
+    for (const registryUrl of registryUrls) {
+      const registry = await options.registries.get(registryUrl);
+      if (registryUrl.boolean("preferred", false) && preferred < 0) preferred = clusters.length;
+      if (
+        registryUrl.boolean("register", DEFAULT_REGISTER) &&
+        consumerUrl.boolean("register", DEFAULT_REGISTER)
+      ) {
+        await registry.register(registrationUrl);
+        registered.push({ registry, url: registrationUrl });
+      }
+      const directory = new RegistryDirectory({
+        consumerUrl,
+        registry,
+        protocol: options.protocol,
+        ...(options.routerFactories === undefined ? {} : { routerFactories: options.routerFactories }),
+        builtinRouters:
+          options.builtinRouters?.(consumerUrl) ??
+          defaultBuiltinRouters(options.routerFactories, consumerUrl),
+        logger,
+      });
+      const cluster = new DirectoryClusterInvoker(directory, options.cluster);
+      clusters.push(cluster);
+      await directory.subscribe();
+    }
+  } catch (error) {
+    await release(clusters, registered, logger);
+    throw error;
+  }
+
+  const directories = clusters.map((c) => c.directory);
+  const joined =
+    clusters.length === 1 ? (clusters[0] as DirectoryClusterInvoker) : joinRegistries(clusters, preferred);
+  const invoker = withAddressWait(
+    joined,
+    directories,
+    consumerUrl.number("address.wait", DEFAULT_ADDRESS_WAIT_MS),
+  );
+  let destroyed: Promise<void> | undefined;
+  return {
+    consumerUrl,
+    directories,
+    get url() {
+      return invoker.url;
+    },
+    get definition() {
+      return invoker.definition;
+    },
+    invoke: (inv) => invoker.invoke(inv),
+    isAvailable: () => invoker.isAvailable(),
+    hasProviders: () => directories.some((d) => d.all().length > 0),
+    waitForProviders: (timeoutMs) => anyTrue(directories.map((d) => d.waitForProviders(timeoutMs))),
+    destroy() {
+      destroyed ??= release(clusters, registered, logger);
+      return destroyed;
+    },
+  };
+}
+
+/** True as soon as one promise resolves true; false when all resolved false. */
+function anyTrue(waits: ReadonlyArray<Promise<boolean>>): Promise<boolean> {
+  return new Promise((resolve) => {
+    let pending = waits.length;
+    if (pending === 0) resolve(false);
+    for (const wait of waits) {
+      void wait.then((ok) => {
+        pending -= 1;
+        if (ok) resolve(true);
+        else if (pending === 0) resolve(false);
+      });
+    }
+  });
+}
+
+async function release(
+  clusters: readonly DirectoryClusterInvoker[],
+  registered: ReadonlyArray<{ registry: Registry; url: Url }>,
+  logger: RegistryLogger,
+): Promise<void> {
+  await Promise.all(
+    registered.map(({ registry, url }) =>
+      registry.unregister(url).catch((error: unknown) => {
+        logger.warn(`could not unregister consumer ${url.serviceKey} from ${registry.url.address}`, error);
+      }),
+    ),
+  );
+  await Promise.all(
+    clusters.map((c) =>
+      c.destroy().catch((error: unknown) => {
+        logger.warn(`could not close the reference to ${c.directory.url.serviceKey}`, error);
+      }),
+    ),
+  );
+}

@@ -1,0 +1,56 @@
+import { Code, RpcError, type Url } from "../../core/index.js";
+import { CATEGORY_KEY, CONFIGURATORS_CATEGORY, CONSUMER_PROTOCOL, CONSUMERS_CATEGORY } from "../registry.js";
+
+/** The protocol of a provider's subscription to its own override rules (Java's `provider://`). */
+export const PROVIDER_PROTOCOL = "provider";
+
+/**
+ * Export settings that describe this process only and never go to the registry (Java's
+ * `RegistryProtocol.getUrlToRegistry`): where to bind, monitoring, qos, validation.
+ */
+const LOCAL_ONLY_KEYS = [
+  "monitor",
+  "bind.ip",
+  "bind.port",
+  "qos.enable",
+  "qos.host",
+  "qos.port",
+  "qos.accept.foreign.ip",
+  "accept.foreign.ip",
+  "validation",
+  "interfaces",
+];
+
+const UNROUTABLE_HOSTS = new Set(["", "0.0.0.0", "::", "[::]"]);
+
+/**
+ * The provider URL a registry publishes: the served URL (bound port, generated token) without
+ * local-only settings and hidden (`.`-prefixed) keys. Everything else Java consumers read —
+ * `anyhost, application, deprecated, dubbo, dynamic, generic, interface, methods, pid, release,
+ * side, timestamp`, plus group/version and the settings the service set — stays as the config
+ * layer's `toServiceUrl` built it. A provider must advertise a host consumers can reach.
+ */
+export function urlToRegistry(served: Url): Url {
+  if (UNROUTABLE_HOSTS.has(served.host)) {
+    throw new RpcError(
+      `cannot register ${served.serviceKey} at ${served.address}: consumers cannot connect to "${served.host}" (set the protocol's host to this machine's address; bind to every interface with bind.ip=0.0.0.0)`,
+      Code.InvalidArgument,
+    );
+  }
+  const hidden = [...served.params.keys()].filter((k) => k.startsWith("."));
+  return served.withoutParams(...LOCAL_ONLY_KEYS, ...hidden);
+}
+
+/** What a provider subscribes to for its override rules (Java's `getSubscribedOverrideUrl`). */
+export function overrideSubscribeUrl(registered: Url): Url {
+  return registered
+    .with({ protocol: PROVIDER_PROTOCOL })
+    .withParams({ [CATEGORY_KEY]: CONFIGURATORS_CATEGORY, check: "false" });
+}
+
+/** The consumer URL a reference registers under `/consumers` (what dubbo-admin lists). */
+export function consumerRegistrationUrl(consumerUrl: Url): Url {
+  return consumerUrl
+    .with({ protocol: CONSUMER_PROTOCOL, port: 0 })
+    .withParams({ [CATEGORY_KEY]: CONSUMERS_CATEGORY, check: "false" });
+}

@@ -1,0 +1,201 @@
+// The embedded `dubbo://` registry end to end: its server exported over our dubbo protocol,
+// providers and consumers discovering each other through it, leases and server restarts.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { Url } from "../../src/core/index.js";
+import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../src/filter/index.js";
+import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
+import { createProviderInvoker, createStub } from "../../src/proxy/index.js";
+import {
+  dubboRegistryFactory,
+  type EmbeddedRegistryServer,
+  startEmbeddedRegistry,
+} from "../../src/registry/dubbo/index.js";
+import { createRegistryFactories, Registries } from "../../src/registry/index.js";
+import {
+  exportWithRegistry,
+  type RegistryExporter,
+  type RegistryReference,
+  referWithRegistry,
+} from "../../src/registry/protocol/index.js";
+import {
+  consumerExtensions,
+  consumerUrl,
+  DemoService,
+  type ProviderProcess,
+  providerUrl,
+  quietLogger,
+  spawnRegistryProvider,
+  waitFor,
+} from "./kit.js";
+
+let dir: string;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "dubbo-ts-embedded-"));
+});
+
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function server(port = 0, recoveryMs = 5000): Promise<EmbeddedRegistryServer> {
+  const started = await startEmbeddedRegistry({
+    host: "127.0.0.1",
+    port,
+    recoveryMs,
+    sweepMs: 100,
+    logger: quietLogger,
+  });
+  cleanups.push(() => started.stop());
+  return started;
+}
+
+let counter = 0;
+function registryUrl(registry: EmbeddedRegistryServer, params: Record<string, string> = {}): Url {
+  counter += 1;
+  return registry.url.withParams({
+    file: join(dir, `client-${counter}.cache`),
+    lease: "1500",
+    "watch.wait": "2000",
+    "retry.period": "200",
+    ...params,
+  });
+}
+
+function application() {
+  const registries = new Registries({
+    factories: createRegistryFactories([["dubbo", dubboRegistryFactory]]),
+    logger: quietLogger,
+  });
+  const dubbo = createDubboProtocol({ logger: { warn() {}, info() {} }, shutdownWaitMs: 500 });
+  cleanups.push(
+    () => registries.destroyAll(),
+    () => dubbo.destroy(),
+  );
+  return { registries, protocol: wrapProtocolWithFilters(dubbo, createFilterExtensionPoint()) };
+}
+
+async function provide(name: string, registry: Url): Promise<RegistryExporter> {
+  const { registries, protocol } = application();
+  const invoker = createProviderInvoker(
+    DemoService,
+    { whoAmI: (caller: string) => `${name} answers ${caller}` },
+    providerUrl(name),
+  );
+  const exporter = await exportWithRegistry(invoker, {
+    registryUrls: [registry],
+    protocol,
+    registries,
+    logger: quietLogger,
+  });
+  cleanups.push(() => exporter.unexport());
+  return exporter;
+}
+
+async function consume(registry: Url) {
+  const { registries, protocol } = application();
+  const reference: RegistryReference = await referWithRegistry(consumerUrl(), {
+    registryUrls: [registry],
+    protocol,
+    registries,
+    logger: quietLogger,
+    ...consumerExtensions(),
+  });
+  cleanups.push(() => reference.destroy());
+  return { reference, stub: createStub(DemoService, reference) };
+}
+
+const providers = (reference: RegistryReference) =>
+  reference.directories.flatMap((d) => d.all().map((i) => i.url.address)).sort();
+
+async function answersFrom(stub: { whoAmI(c: string): Promise<string> }, tries = 40): Promise<string[]> {
+  const seen = new Set<string>();
+  for (let i = 0; i < tries; i++) seen.add(await stub.whoAmI("c"));
+  return [...seen].sort();
+}
+
+describe("embedded registry", () => {
+  test("embedded registry - two providers and a consumer discover each other; calls reach both", async () => {
+    const registry = await server();
+    const a = await provide("alpha", registryUrl(registry));
+    const { reference, stub } = await consume(registryUrl(registry));
+    const b = await provide("beta", registryUrl(registry));
+    await waitFor("both providers", () => providers(reference).length === 2);
+    assert.deepEqual(providers(reference), [a.url.address, b.url.address].sort());
+    assert.deepEqual(await answersFrom(stub), ["alpha answers c", "beta answers c"]);
+    const consumers = [
+      ...registry.store.lookup(
+        `consumer://127.0.0.1/${a.url.path}?interface=${a.url.path}&category=consumers`,
+      ),
+    ];
+    assert.equal(consumers.length, 1, "the consumer registered itself");
+
+    await b.unexport();
+    await waitFor("beta dropped", () => providers(reference).length === 1);
+    assert.deepEqual(await answersFrom(stub, 5), ["alpha answers c"]);
+    await a.unexport();
+    await reference.destroy();
+  });
+
+  test("embedded registry - a killed provider's lease lapses and consumers drop it", async () => {
+    const registry = await server();
+    const child: ProviderProcess = await spawnRegistryProvider(
+      registryUrl(registry, { "file.cache": "false" }).toFullString(),
+      "doomed",
+    );
+    cleanups.push(() => child.kill());
+    const survivor = await provide("survivor", registryUrl(registry));
+    const { reference, stub } = await consume(registryUrl(registry));
+    await waitFor("both providers", () => providers(reference).length === 2);
+    assert.ok(providers(reference).includes(child.address));
+
+    await child.kill();
+    await waitFor("the killed provider dropped", () => !providers(reference).includes(child.address));
+    assert.deepEqual(providers(reference), [survivor.url.address]);
+    assert.equal(await stub.whoAmI("c"), "survivor answers c");
+    await survivor.unexport();
+    await reference.destroy();
+  });
+
+  test("embedded registry - the registry server restarted: calls go on meanwhile, and clients recover after", async () => {
+    const first = await server();
+    const port = first.port;
+    const a = await provide("alpha", registryUrl(first));
+    const { reference, stub } = await consume(registryUrl(first));
+    assert.deepEqual(providers(reference), [a.url.address]);
+
+    await first.stop();
+    assert.equal(
+      await stub.whoAmI("while down"),
+      "alpha answers while down",
+      "providers are kept while the registry is away",
+    );
+
+    const second = await server(port);
+    await waitFor("the provider registered again", () => second.store.size >= 2, 20_000);
+    const b = await provide("beta", registryUrl(second));
+    await waitFor("the consumer sees the new provider", () => providers(reference).length === 2, 20_000);
+    assert.deepEqual(await answersFrom(stub), ["alpha answers c", "beta answers c"]);
+
+    await b.unexport();
+    await waitFor("beta dropped after the restart", () => providers(reference).length === 1);
+    await a.unexport();
+    await reference.destroy();
+  });
+
+  test("embedded registry - check=true fails fast when no registry answers; check=false starts anyway", async () => {
+    const gone = await server();
+    const url = registryUrl(gone);
+    await gone.stop();
+    const { registries } = application();
+    await assert.rejects(registries.get(url.withParams({ timeout: "500" })), /embedded registry/);
+    const lenient = await registries.get(url.withParams({ check: "false", timeout: "500" }));
+    assert.equal(lenient.isAvailable(), false);
+  });
+});

@@ -11,9 +11,14 @@ const C = new FakeInvoker({ address: "10.20.153.12:20880", service: SERVICE, par
 const PROVIDERS: readonly Invoker[] = [A, B, C];
 const CONSUMER = Url.parse(`consumer://10.20.3.3/${SERVICE}?interface=${SERVICE}&application=shop`);
 
+/**
+ * Tests that are not about the time limit give rules a generous one, so a busy machine (a GC pause,
+ * a first compile) cannot turn a routing assertion into a timeout.
+ */
 function scriptUrl(rule: string, params = ""): Url {
+  const limit = params.includes("script.timeout=") ? "" : "&script.timeout=5000";
   return Url.parse(
-    `script://0.0.0.0/${SERVICE}?category=routers&type=javascript&rule=${encodeURIComponent(rule)}${params}`,
+    `script://0.0.0.0/${SERVICE}?category=routers&type=javascript&rule=${encodeURIComponent(rule)}${params}${limit}`,
   );
 }
 

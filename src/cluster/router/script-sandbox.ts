@@ -127,6 +127,9 @@ export interface SandboxInput {
   readonly consumerUrlJson: string;
 }
 
+/** Bound on the sandbox's own steps (prelude, result collection), which are not the rule's time. */
+const FRAMEWORK_STEP_LIMIT_MS = 1000;
+
 /** One rule compiled for one context. Evaluations are synchronous and bounded by `timeoutMs` each. */
 export class ScriptSandbox {
   readonly #rule: vm.Script;
@@ -153,10 +156,16 @@ export class ScriptSandbox {
 
   run(input: SandboxInput): SandboxOutcome {
     const options = { timeout: this.#timeoutMs, displayErrors: false };
+    // The prelude and the result collection are our own code: a busy machine must not charge their
+    // time to the rule, but they still run bounded.
+    const frameworkOptions = {
+      timeout: Math.max(this.#timeoutMs, FRAMEWORK_STEP_LIMIT_MS),
+      displayErrors: false,
+    };
     this.#sandbox.__input = `{"invokers":${input.invokersJson},"invocation":${input.invocationJson},"consumerUrl":${input.consumerUrlJson}}`;
     try {
       preludeScript ??= new vm.Script(PRELUDE, { filename: "script-router-prelude.js" });
-      preludeScript.runInContext(this.#context, options);
+      preludeScript.runInContext(this.#context, frameworkOptions);
     } catch (error) {
       return { ok: false, reason: `its environment could not be prepared (${this.#describe(error)})` };
     }
@@ -166,7 +175,7 @@ export class ScriptSandbox {
       return { ok: false, reason: this.#describe(error) };
     }
     try {
-      const collected: unknown = vm.runInContext("__collect(__result)", this.#context, options);
+      const collected: unknown = vm.runInContext("__collect(__result)", this.#context, frameworkOptions);
       if (typeof collected !== "string") return { ok: false, reason: "its result could not be read" };
       const parsed: unknown = JSON.parse(collected);
       if (Array.isArray(parsed)) return { ok: true, kept: parsed.filter((n) => Number.isInteger(n)) };

@@ -1,4 +1,9 @@
-import { type ClusterContext, createClusterInvoker, createStaticDirectory } from "../cluster/index.js";
+import {
+  type ClusterContext,
+  createBuiltinRouters,
+  createClusterInvoker,
+  createStaticDirectory,
+} from "../cluster/index.js";
 import {
   type DubboConfig,
   type DubboConfigOptions,
@@ -36,6 +41,7 @@ import {
   createStub,
   type GenericStub,
 } from "../proxy/index.js";
+import { mergeProviderUrl } from "../registry/directory/index.js";
 import { Registries } from "../registry/index.js";
 import { exportWithRegistry, referWithRegistry } from "../registry/protocol/index.js";
 import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
@@ -286,11 +292,9 @@ export class DubboApplication implements AsyncDisposable {
           return this.#protocol(providerUrl.protocol, `references.${reference.id}.url`).refer(providerUrl);
         }),
       );
-      return createClusterInvoker(
-        createStaticDirectory(consumerUrl, providers),
-        this.#clusterContext(),
-        this.extensions.cluster,
-      );
+      const routers = createBuiltinRouters(this.extensions.router, consumerUrl);
+      const directory = createStaticDirectory(consumerUrl, providers, routers);
+      return createClusterInvoker(directory, this.#clusterContext(), this.extensions.cluster);
     }
     const registryUrls = this.#registryUrls(reference.registries);
     if (registryUrls.length > 0) return this.#referThroughRegistries(reference, consumerUrl, registryUrls);
@@ -382,13 +386,13 @@ export class DubboApplication implements AsyncDisposable {
 
 /**
  * A direct provider address takes the consumer's settings (timeout, retries, …) as Java's
- * point-to-point reference does; the address decides protocol, host, port and path.
+ * point-to-point reference does (`ClusterUtils.mergeUrl`): the address decides protocol, host,
+ * port and path (the interface when it names none), and the consumer's own start time never
+ * becomes the provider's warmup `timestamp`.
  */
 function mergeConsumerSettings(address: Url, consumerUrl: Url): Url {
-  const params: Record<string, string> = {};
-  for (const [k, v] of consumerUrl.params) params[k] = v;
-  for (const [k, v] of address.params) params[k] = v;
-  return address.withParams(params).with({ path: address.path === "" ? consumerUrl.path : address.path });
+  const provider = address.path === "" ? address.with({ path: consumerUrl.path }) : address;
+  return mergeProviderUrl(provider, consumerUrl);
 }
 
 /** Creates an application from options, an optional `dubbo.yaml`, and `DUBBO_*` environment variables. */

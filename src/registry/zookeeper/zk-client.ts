@@ -13,6 +13,8 @@ export interface ZkClientOptions {
   readonly operationTimeoutMs: number;
   /** `user:password` for the `digest` scheme, sent on every (re)connect. */
   readonly digest?: string | undefined;
+  /** Told when a reply could not be parsed (the link is then dropped and re-established). */
+  readonly onBadReply?: ((error: unknown) => void) | undefined;
 }
 
 export type ZkState = "connected" | "disconnected" | "expired" | "auth-failed";
@@ -43,6 +45,7 @@ export function zkErrorCode(error: unknown): number | undefined {
 interface ConnectionInternals {
   readonly state?: number;
   readonly socket?: { readonly connecting?: boolean; readonly destroyed?: boolean; destroy(): void };
+  onSocketData?: (buffer: Buffer) => void;
 }
 const LIB_STATE_CONNECTING = 1;
 
@@ -62,6 +65,7 @@ export class ZkClient {
       retries: 0,
     });
     if (options.digest !== undefined) this.#client.addAuthInfo("digest", Buffer.from(options.digest));
+    this.#guardFrameParsing();
     this.#client.on("connected", () => this.#setState("connected"));
     this.#client.on("connectedReadOnly", () => this.#setState("connected"));
     this.#client.on("disconnected", () => this.#setState("disconnected"));
@@ -193,6 +197,26 @@ export class ZkClient {
       Math.min(Math.max(this.#options.operationTimeoutMs, 500), 5000),
     );
     this.#watchdog.unref();
+  }
+
+  /**
+   * The library parses replies inside the socket's data callback and throws on bytes it does not
+   * understand (e.g. "Unknown code" when the address now answers with another protocol, as a
+   * ZooKeeper port reused after a restart may). Uncaught, that would end the process; instead the
+   * link is dropped and the client reconnects. Installed before `connect()` binds the handler.
+   */
+  #guardFrameParsing(): void {
+    const internals = this.#internals();
+    const parse = internals?.onSocketData;
+    if (internals === undefined || parse === undefined) return;
+    internals.onSocketData = (buffer: Buffer) => {
+      try {
+        parse.call(internals, buffer);
+      } catch (error) {
+        this.#options.onBadReply?.(error);
+        internals.socket?.destroy();
+      }
+    };
   }
 
   #internals(): ConnectionInternals | undefined {

@@ -65,6 +65,8 @@ export class ZookeeperRegistry extends FailbackRegistry {
       sessionTimeoutMs: url.number("session", DEFAULT_REGISTRY_SESSION_MS),
       operationTimeoutMs: this.#timeoutMs,
       digest: username === undefined || username === "" ? undefined : `${username}:${password ?? ""}`,
+      onBadReply: (error) =>
+        this.logger.warn(`ZooKeeper ${url.address} sent a reply that could not be read; reconnecting`, error),
     };
     this.#client = this.#newClient();
   }

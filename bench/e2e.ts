@@ -2,10 +2,11 @@
  * End-to-end echo benchmark: dubbo-ts against a raw node:net length-prefixed echo (the ceiling)
  * and @grpc/grpc-js unary calls. Each contender's server and client run in their own processes
  * over one connection; each cell is a closed loop at a given concurrency for a fixed time, run
- * `rounds` times with the contenders alternating (the machine is shared and noisy); the best round
- * counts. Prints req/s and p50/p99, then the ratios against the targets.
+ * `rounds` times with the contenders alternating (the machine is shared and noisy); each cell reports
+ * its median round. Prints req/s and p50/p99, then the ratios against the targets: the ratio of the
+ * medians decides PASS/MISS, and the paired per-round ratios show how much the noise moved it.
  * Run: `npx tsx bench/e2e.ts` (add `--profile` to write CPU profiles of every process to
- * .tmp/e2e-profile/<contender>/; see optionsFromArgv for the other flags).
+ * .tmp/e2e-profile/<contender>/, or `--profile-dir <dir>`; see optionsFromArgv for the other flags).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -26,7 +27,7 @@ export interface E2eBenchOptions {
   readonly contenders?: readonly ContenderName[];
   readonly workloads?: readonly WorkloadName[];
   readonly concurrencies?: readonly number[];
-  /** At least 2; contenders alternate order between rounds. */
+  /** At least 2 (default 3); contenders alternate order between rounds. */
   readonly rounds?: number;
   readonly warmupMs?: number;
   readonly durationMs?: number;
@@ -39,8 +40,8 @@ export interface E2eCell {
   readonly workload: WorkloadName;
   readonly concurrency: number;
   readonly contender: ContenderName;
-  /** The best round. */
-  readonly best: CellStats;
+  /** The median round (by req/s; the upper middle one for an even count). */
+  readonly median: CellStats;
   readonly rounds: readonly CellStats[];
 }
 
@@ -48,7 +49,10 @@ export interface E2eTarget {
   readonly workload: WorkloadName;
   readonly concurrency: number;
   readonly against: ContenderName;
+  /** Median req/s of dubbo-ts over the peer's. */
   readonly ratio: number;
+  /** The same ratio round by round (each round runs both back to back). */
+  readonly roundRatios: readonly number[];
   readonly target: number;
   readonly met: boolean;
 }
@@ -103,7 +107,7 @@ function table(cells: readonly E2eCell[]): string {
   const header = `${"workload".padEnd(14)} ${"conc".padStart(4)}  ${"contender".padEnd(9)} ${"req/s".padStart(9)} ${"p50 µs".padStart(8)} ${"p99 µs".padStart(8)}   rounds req/s`;
   const rows = cells.map(
     (c) =>
-      `${WORKLOAD_LABELS[c.workload].padEnd(14)} ${String(c.concurrency).padStart(4)}  ${c.contender.padEnd(9)} ${fmtInt(c.best.requestsPerSecond).padStart(9)} ${c.best.p50.toFixed(0).padStart(8)} ${c.best.p99.toFixed(0).padStart(8)}   ${c.rounds.map((r) => fmtInt(r.requestsPerSecond)).join(" / ")}`,
+      `${WORKLOAD_LABELS[c.workload].padEnd(14)} ${String(c.concurrency).padStart(4)}  ${c.contender.padEnd(9)} ${fmtInt(c.median.requestsPerSecond).padStart(9)} ${c.median.p50.toFixed(0).padStart(8)} ${c.median.p99.toFixed(0).padStart(8)}   ${c.rounds.map((r) => fmtInt(r.requestsPerSecond)).join(" / ")}`,
   );
   return [header, ...rows].join("\n");
 }
@@ -117,12 +121,16 @@ function targetsOf(cells: readonly E2eCell[]): E2eTarget[] {
       const ours = find(workload, t.concurrency, "dubbo-ts");
       const peer = find(workload, t.concurrency, t.against);
       if (ours === undefined || peer === undefined) continue;
-      const ratio = ours.best.requestsPerSecond / peer.best.requestsPerSecond;
+      const ratio = ours.median.requestsPerSecond / peer.median.requestsPerSecond;
+      const roundRatios = ours.rounds.map(
+        (r, i) => r.requestsPerSecond / (peer.rounds[i]?.requestsPerSecond ?? 0),
+      );
       out.push({
         workload,
         concurrency: t.concurrency,
         against: t.against,
         ratio,
+        roundRatios,
         target: t.target,
         met: ratio >= t.target,
       });
@@ -132,16 +140,21 @@ function targetsOf(cells: readonly E2eCell[]): E2eTarget[] {
 }
 
 function describeTarget(t: E2eTarget): string {
-  const shown = t.target < 1 ? `${(t.ratio * 100).toFixed(0)} %` : `${t.ratio.toFixed(1)}x`;
+  const show = (r: number) => (t.target < 1 ? `${(r * 100).toFixed(0)} %` : `${r.toFixed(1)}x`);
   const wanted = t.target < 1 ? `${(t.target * 100).toFixed(0)} %` : `${t.target}x`;
-  return `${WORKLOAD_LABELS[t.workload].padEnd(14)} c${String(t.concurrency).padEnd(3)} dubbo-ts / ${t.against.padEnd(7)} ${shown.padStart(7)}  (target >= ${wanted})  ${t.met ? "met" : "MISSED"}`;
+  return `${WORKLOAD_LABELS[t.workload].padEnd(14)} c${String(t.concurrency).padEnd(3)} dubbo-ts / ${t.against.padEnd(7)} ${show(t.ratio).padStart(7)}  (target >= ${wanted.padEnd(4)}) ${t.met ? "PASS" : "MISS"}   rounds ${t.roundRatios.map(show).join(" / ")}`;
+}
+
+function medianOf(list: readonly CellStats[]): CellStats {
+  const sorted = [...list].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export async function runE2eBench(options: E2eBenchOptions = {}): Promise<E2eBenchReport> {
   const contenders = options.contenders ?? CONTENDERS;
   const workloads = options.workloads ?? WORKLOADS;
   const concurrencies = options.concurrencies ?? [1, 64];
-  const rounds = Math.max(2, options.rounds ?? 2);
+  const rounds = Math.max(2, options.rounds ?? 3);
   const warmupMs = options.warmupMs ?? 300;
   const durationMs = options.durationMs ?? 1500;
   const write = options.write ?? ((text: string) => process.stdout.write(text));
@@ -175,15 +188,14 @@ export async function runE2eBench(options: E2eBenchOptions = {}): Promise<E2eBen
       for (const concurrency of concurrencies) {
         for (const contender of contenders) {
           const list = results.get(key(workload, concurrency, contender)) ?? [];
-          const best = list.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
-          cells.push({ workload, concurrency, contender, best, rounds: list });
+          cells.push({ workload, concurrency, contender, median: medianOf(list), rounds: list });
         }
       }
     }
     const targets = targetsOf(cells);
     write(
       `End-to-end echo (node ${process.version}; server and client in separate processes, one connection, ` +
-        `closed loop; best of ${rounds} alternating rounds of ${durationMs} ms after ${warmupMs} ms warm-up)\n`,
+        `closed loop; median of ${rounds} alternating rounds of ${durationMs} ms after ${warmupMs} ms warm-up)\n`,
     );
     write(`${table(cells)}\n`);
     if (targets.length > 0) write(`Targets\n${targets.map(describeTarget).join("\n")}\n`);
@@ -193,7 +205,10 @@ export async function runE2eBench(options: E2eBenchOptions = {}): Promise<E2eBen
   }
 }
 
-/** `--profile`, `--contenders a,b`, `--concurrency 1,64`, `--workloads text,user`, `--duration ms`, `--rounds n`. */
+/**
+ * `--profile` (or `--profile-dir <dir>`), `--contenders a,b`, `--concurrency 1,64`,
+ * `--workloads text,user`, `--duration ms`, `--rounds n`.
+ */
 function optionsFromArgv(argv: readonly string[]): E2eBenchOptions {
   const value = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
@@ -208,13 +223,14 @@ function optionsFromArgv(argv: readonly string[]): E2eBenchOptions {
   const concurrencies = list("--concurrency")?.map(Number);
   const duration = value("--duration");
   const rounds = value("--rounds");
+  const profileDir = value("--profile-dir") ?? (argv.includes("--profile") ? ".tmp/e2e-profile" : undefined);
   return {
     ...(contenders === undefined ? {} : { contenders }),
     ...(workloads === undefined ? {} : { workloads }),
     ...(concurrencies === undefined ? {} : { concurrencies }),
     ...(duration === undefined ? {} : { durationMs: Number(duration) }),
     ...(rounds === undefined ? {} : { rounds: Number(rounds) }),
-    ...(argv.includes("--profile") ? { cpuProfileDir: ".tmp/e2e-profile" } : {}),
+    ...(profileDir === undefined ? {} : { cpuProfileDir: profileDir }),
   };
 }
 

@@ -3,6 +3,7 @@ import { DEFAULT_SHUTDOWN_WAIT_MS, RpcError } from "../core/index.js";
 import {
   type Channel,
   consoleLogger,
+  HEADER_LENGTH,
   type Logger,
   listenTransport,
   type ServerHandler,
@@ -15,6 +16,7 @@ import {
   FLAG_EVENT,
   FLAG_REQUEST,
   FLAG_TWOWAY,
+  fillFrameHeader,
   readFlags,
   readId,
   SERIALIZATION_MASK,
@@ -94,20 +96,25 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
       sendError(ch, request.id, outcome.status, outcome.message);
       return;
     }
-    const body = Buffer.isBuffer(outcome) ? outcome : outcome.body;
-    const serializationId = Buffer.isBuffer(outcome)
+    const isBuffer = Buffer.isBuffer(outcome);
+    const body = isBuffer ? outcome : outcome.body;
+    const framed = !isBuffer && outcome.framed === true;
+    const serializationId = isBuffer
       ? request.serializationId
       : (outcome.serializationId ?? request.serializationId);
-    if (body.length > ch.payloadLimit) {
+    const bodyLength = framed ? body.length - HEADER_LENGTH : body.length;
+    if (bodyLength > ch.payloadLimit) {
       // As Java: the consumer learns why at once instead of waiting for its timeout.
       const message =
-        `the response to request ${request.id} is ${body.length} bytes, over the provider's payload limit ` +
+        `the response to request ${request.id} is ${bodyLength} bytes, over the provider's payload limit ` +
         `of ${ch.payloadLimit} bytes (set \`payload\` to raise it)`;
       logger.warn(message);
       sendError(ch, request.id, Status.BAD_RESPONSE, message);
       return;
     }
-    ch.send(encodeHeader(serializationId & SERIALIZATION_MASK, Status.OK, request.id, body.length), body);
+    const flags = serializationId & SERIALIZATION_MASK;
+    if (framed) ch.sendFrame(fillFrameHeader(body, flags, Status.OK, request.id));
+    else ch.send(encodeHeader(flags, Status.OK, request.id, body.length), body);
   }
 
   function fail(ch: Channel, request: ServerRequest, error: unknown): void {

@@ -20,12 +20,26 @@ export const SERIALIZATION_MASK = 0x1f;
  */
 export function encodeHeader(flags: number, status: number, id: bigint, bodyLength: number): Buffer {
   const header = Buffer.allocUnsafe(HEADER_LENGTH);
-  header.writeUInt16BE(MAGIC, 0);
-  header[FLAG_OFFSET] = flags;
-  header[STATUS_OFFSET] = status;
-  header.writeBigInt64BE(BigInt.asIntN(64, id), ID_OFFSET);
-  header.writeInt32BE(bodyLength, LENGTH_OFFSET);
+  writeHeaderInto(header, flags, status, id, bodyLength);
   return header;
+}
+
+/**
+ * Writes the 16-byte header into the first bytes of `frame`, a body written after 16 free bytes
+ * (see `OkReply.framed`), so header and body leave as one buffer; the body length is the rest.
+ */
+export function fillFrameHeader(frame: Buffer, flags: number, status: number, id: bigint): Buffer {
+  writeHeaderInto(frame, flags, status, id, frame.length - HEADER_LENGTH);
+  return frame;
+}
+
+function writeHeaderInto(buf: Buffer, flags: number, status: number, id: bigint, bodyLength: number): void {
+  buf[0] = MAGIC >>> 8;
+  buf[1] = MAGIC & 0xff;
+  buf[FLAG_OFFSET] = flags;
+  buf[STATUS_OFFSET] = status;
+  buf.writeBigInt64BE(BigInt.asIntN(64, id), ID_OFFSET);
+  buf.writeInt32BE(bodyLength, LENGTH_OFFSET);
 }
 
 export function readFlags(frame: Buffer): number {

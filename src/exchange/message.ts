@@ -42,4 +42,9 @@ export interface ErrorReply {
 export interface OkReply {
   readonly body: Buffer;
   readonly serializationId?: number;
+  /**
+   * The body was written after 16 free bytes (its first 16 bytes are not the body): the server
+   * writes the header there and sends header and body as one buffer, with no copy.
+   */
+  readonly framed?: boolean;
 }

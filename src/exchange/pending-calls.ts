@@ -1,8 +1,8 @@
-import { Code, RpcError } from "../core/index.js";
+import { Code, DeadlineTimers, RpcError } from "../core/index.js";
 import type { CallLabels, Response } from "./message.js";
 import { codeFromStatus, statusName } from "./status.js";
 
-/** The calls of one client waiting for their responses, each with its own timeout. */
+/** The calls of one client waiting for their responses, each with its own timeout (on shared timers). */
 export interface PendingCalls {
   readonly size: number;
   /** Registers a sent request; the promise settles on its response, its timeout or a disconnect. */
@@ -23,13 +23,14 @@ interface Pending {
   readonly timeoutMs: number;
   readonly resolve: (response: Response) => void;
   readonly reject: (error: RpcError) => void;
-  timer: NodeJS.Timeout | undefined;
+  /** Whether the entry waits on a timer (a timeout of 0 or less expires at once, on the next tick). */
+  readonly timed: boolean;
 }
 
 export function createPendingCalls(address: string): PendingCalls {
   const calls = new Map<bigint, Pending>();
 
-  // One function for every timer (the entry rides as the timer's argument): no closure per call.
+  // One function for every timeout (the entry is its argument): no closure or timer per call.
   function onTimeout(entry: Pending): void {
     if (calls.get(entry.id) !== entry) return;
     calls.delete(entry.id);
@@ -43,11 +44,13 @@ export function createPendingCalls(address: string): PendingCalls {
     );
   }
 
+  const timers = new DeadlineTimers<Pending>(onTimeout, { keepAlive: false });
+
   function take(id: bigint): Pending | undefined {
     const entry = calls.get(id);
     if (entry === undefined) return undefined;
     calls.delete(id);
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    if (entry.timed) timers.delete(entry, entry.timeoutMs);
     return entry;
   }
 
@@ -57,18 +60,11 @@ export function createPendingCalls(address: string): PendingCalls {
     },
     add(id, call, timeoutMs) {
       return new Promise<Response>((resolve, reject) => {
-        const entry: Pending = {
-          id,
-          call,
-          startedAt: Date.now(),
-          timeoutMs,
-          resolve,
-          reject,
-          timer: undefined,
-        };
-        entry.timer = setTimeout(onTimeout, Math.max(0, timeoutMs), entry);
-        entry.timer.unref();
+        const timed = timeoutMs > 0;
+        const entry: Pending = { id, call, startedAt: Date.now(), timeoutMs, resolve, reject, timed };
         calls.set(id, entry);
+        if (timed) timers.add(entry, timeoutMs);
+        else setImmediate(onTimeout, entry).unref();
       });
     },
     resolve(id, response) {
@@ -99,7 +95,7 @@ export function createPendingCalls(address: string): PendingCalls {
       calls.clear();
       const now = Date.now();
       for (const entry of all) {
-        if (entry.timer !== undefined) clearTimeout(entry.timer);
+        if (entry.timed) timers.delete(entry, entry.timeoutMs);
         entry.reject(
           new RpcError(
             `the connection to ${address} closed while ${entry.call.service}.${entry.call.method} ` +

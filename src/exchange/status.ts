@@ -38,7 +38,7 @@ export function codeFromStatus(status: number): Code {
       return Code.InvalidArgument;
     case Status.BAD_RESPONSE: // the provider could not encode its answer (or it exceeded `payload`)
       return Code.Internal;
-    case Status.SERVICE_NOT_FOUND: // no exporter for the service key: the method/service is not implemented there
+    case Status.SERVICE_NOT_FOUND: // no exporter for the service key: no such method or service is served there
       return Code.Unimplemented;
     case Status.SERVICE_ERROR: // Java reports handler failures (incl. "not found exported service") as 70
       return Code.Unknown;

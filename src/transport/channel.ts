@@ -36,10 +36,14 @@ export interface Channel {
   readonly queuedBytes: number;
   readonly payloadLimit: number;
   /**
-   * Writes one frame given as its 16-byte header and its body. Writes within one tick are coalesced
-   * (cork/uncork). While the socket is backpressured the frame waits for `drain`; beyond
-   * `sendQueueLimit` waiting bytes, or for a body over `payload`, it throws an `RpcError`.
+   * Writes one whole frame (16-byte header and body in one buffer), the fast path: one buffer, one
+   * write. The first frame of a tick goes to the socket at once (no added latency for a lone call);
+   * frames sent later in the same tick are corked and leave together in one `writev`. While the
+   * socket is backpressured the frame waits for `drain`; beyond `sendQueueLimit` waiting bytes, or
+   * for a body over `payload`, it throws an `RpcError`.
    */
+  sendFrame(frame: Buffer): void;
+  /** Like {@link sendFrame}, for a frame given as its 16-byte header and its body (joined first). */
   send(header: Buffer, body: Buffer | undefined): void;
   /** Resolves when nothing waits in the send queue (at once if nothing does). */
   whenDrained(): Promise<void>;
@@ -65,6 +69,8 @@ export function createChannel(
   let lastWriteAt = lastReadAt;
   let connected = !socket.destroyed;
   let corked = false;
+  /** A frame went out in this tick: later ones in the same tick are corked together. */
+  let wroteThisTick = false;
   let blocked = false;
   let queue: Buffer[] = [];
   let queuedBytes = 0;
@@ -72,18 +78,53 @@ export function createChannel(
   let closing = false;
   let failure: Error | undefined;
 
-  const uncork = (): void => {
-    corked = false;
-    socket.uncork();
+  const endTick = (): void => {
+    wroteThisTick = false;
+    if (corked) {
+      corked = false;
+      socket.uncork();
+    }
   };
 
   function write(buf: Buffer): void {
-    if (!corked) {
+    if (!wroteThisTick) {
+      wroteThisTick = true;
+      process.nextTick(endTick);
+    } else if (!corked) {
       corked = true;
       socket.cork();
-      process.nextTick(uncork);
     }
     if (!socket.write(buf)) blocked = true;
+  }
+
+  function sendFrame(frame: Buffer): void {
+    if (!connected || closing) {
+      throw new RpcError(`the connection to ${remoteAddress} is closed`, Code.Unavailable, {
+        cause: failure,
+      });
+    }
+    const bodyLength = frame.length - HEADER_LENGTH;
+    if (bodyLength > options.payloadLimit) {
+      throw new RpcError(
+        `a frame body of ${bodyLength} bytes to ${remoteAddress} exceeds the payload limit of ` +
+          `${options.payloadLimit} bytes (set \`payload\` to raise it)`,
+        Code.InvalidArgument,
+      );
+    }
+    lastWriteAt = Date.now();
+    if (!blocked) {
+      write(frame);
+      return;
+    }
+    if (queuedBytes + frame.length > options.sendQueueLimit) {
+      throw new RpcError(
+        `the send queue to ${remoteAddress} is full: ${queuedBytes} bytes wait for the peer to read ` +
+          `(limit ${options.sendQueueLimit} bytes, set \`sendqueue\`); the peer reads too slowly`,
+        Code.ResourceExhausted,
+      );
+    }
+    queue.push(frame);
+    queuedBytes += frame.length;
   }
 
   function flushQueue(): void {
@@ -124,37 +165,9 @@ export function createChannel(
       return queuedBytes;
     },
     payloadLimit: options.payloadLimit,
+    sendFrame,
     send(header, body) {
-      if (!connected || closing) {
-        throw new RpcError(`the connection to ${remoteAddress} is closed`, Code.Unavailable, {
-          cause: failure,
-        });
-      }
-      const bodyLength = body === undefined ? header.length - HEADER_LENGTH : body.length;
-      if (bodyLength > options.payloadLimit) {
-        throw new RpcError(
-          `a frame body of ${bodyLength} bytes to ${remoteAddress} exceeds the payload limit of ` +
-            `${options.payloadLimit} bytes (set \`payload\` to raise it)`,
-          Code.InvalidArgument,
-        );
-      }
-      lastWriteAt = Date.now();
-      if (!blocked) {
-        write(header);
-        if (body !== undefined && body.length > 0) write(body);
-        return;
-      }
-      const size = header.length + (body === undefined ? 0 : body.length);
-      if (queuedBytes + size > options.sendQueueLimit) {
-        throw new RpcError(
-          `the send queue to ${remoteAddress} is full: ${queuedBytes} bytes wait for the peer to read ` +
-            `(limit ${options.sendQueueLimit} bytes, set \`sendqueue\`); the peer reads too slowly`,
-          Code.ResourceExhausted,
-        );
-      }
-      queue.push(header);
-      if (body !== undefined && body.length > 0) queue.push(body);
-      queuedBytes += size;
+      sendFrame(body === undefined || body.length === 0 ? header : Buffer.concat([header, body]));
     },
     whenDrained() {
       if (queue.length === 0 || !connected) return Promise.resolve();

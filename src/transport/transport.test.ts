@@ -166,6 +166,43 @@ describe("transport", () => {
     }
   });
 
+  it("transport - whole frames sent in one tick, alone or with a separate body, arrive intact and in order", async () => {
+    const serverSide = recordingHandler();
+    const server = await listenTransport({
+      port: 0,
+      host: "127.0.0.1",
+      handler: { ...serverSide, frame: (c, f) => serverSide.frame(c, f), connected() {} },
+    });
+    const channel = await connectTransport({
+      host: "127.0.0.1",
+      port: server.port,
+      handler: recordingHandler(),
+    });
+    try {
+      const sent: Buffer[] = [];
+      for (let i = 0; i < 20; i++) {
+        const body = Buffer.alloc(100 + i, i);
+        const frame = Buffer.concat([header(i, body.length), body]);
+        sent.push(frame);
+        if (i % 3 === 0) channel.send(header(i, body.length), body);
+        else channel.sendFrame(frame);
+      }
+      await until(() => serverSide.frames.length === sent.length, "all 20 frames");
+      assert.deepEqual(
+        serverSide.frames.map((f) => f.toString("hex")),
+        sent.map((f) => f.toString("hex")),
+      );
+      // A lone frame in a later tick goes out too (the first write of a tick is not held back).
+      const last = Buffer.concat([header(99, 3), Buffer.from("end")]);
+      channel.sendFrame(last);
+      await until(() => serverSide.frames.length === sent.length + 1, "the lone frame");
+      assert.equal(serverSide.frames.at(-1)?.toString("hex"), last.toString("hex"));
+    } finally {
+      channel.destroy();
+      await server.close();
+    }
+  });
+
   it("transport - connecting to a closed port fails with Unavailable naming the address", async () => {
     const raw = createServer();
     await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));

@@ -1,5 +1,6 @@
 import { Code } from "../error/code.js";
 import { RpcError } from "../error/rpc-error.js";
+import { DeadlineTimers } from "./deadline-timers.js";
 import { CALL_COMPLETED } from "./signals.js";
 
 const PENDING: unique symbol = Symbol("dubbo-ts.call-pending");
@@ -18,7 +19,15 @@ export class CallControl {
   readonly deadline: number | undefined;
   #controller: AbortController | undefined;
   #reason: unknown = PENDING;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The deadlines of every call in the process, on one timer per distinct timeout. An armed deadline
+   * keeps the process alive, as the referenced timer of an awaited call should.
+   */
+  static readonly #deadlines = new DeadlineTimers<CallControl>((control) => control.#expire(), {
+    keepAlive: true,
+  });
+  /** The timeout whose deadline is armed, or undefined when none is (none, expired or cleared). */
+  #armedMs: number | undefined;
   readonly #onTimeout: (() => unknown) | undefined;
   #reject: ((reason: unknown) => void) | undefined;
 
@@ -27,19 +36,21 @@ export class CallControl {
     this.#onTimeout = onTimeout;
     if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0) {
       this.deadline = Date.now() + timeoutMs;
-      // Referenced on purpose: it guards a call someone awaits; done() clears it when the call settles.
-      this.#timer = setTimeout(CallControl.#expire, timeoutMs, this, timeoutMs);
+      // Keeps the process alive on purpose: it guards a call someone awaits; done() clears it.
+      this.#armedMs = timeoutMs;
+      CallControl.#deadlines.add(this, timeoutMs);
     } else {
       this.deadline = undefined;
     }
   }
 
-  static #expire(this: void, control: CallControl, timeoutMs: number): void {
-    control.#timer = undefined;
-    control.abort(
-      control.#onTimeout === undefined
+  #expire(): void {
+    const timeoutMs = this.#armedMs;
+    this.#armedMs = undefined;
+    this.abort(
+      this.#onTimeout === undefined
         ? new RpcError(`the call timed out after ${timeoutMs} ms`, Code.DeadlineExceeded)
-        : control.#onTimeout(),
+        : this.#onTimeout(),
     );
   }
 
@@ -60,8 +71,8 @@ export class CallControl {
   abort(reason: unknown): void {
     if (this.#reason !== PENDING) return;
     this.#reason = reason;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    if (this.#armedMs !== undefined) CallControl.#deadlines.delete(this, this.#armedMs);
+    this.#armedMs = undefined;
     this.#controller?.abort(reason);
     const reject = this.#reject;
     this.#reject = undefined;
@@ -77,7 +88,7 @@ export class CallControl {
       promise.then(undefined, noop);
       return Promise.reject(this.#reason);
     }
-    if (this.#timer === undefined) return promise;
+    if (this.#armedMs === undefined) return promise;
     return new Promise<T>((resolve, reject) => {
       this.#reject = reject;
       promise.then(resolve, reject);

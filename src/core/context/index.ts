@@ -1,6 +1,7 @@
 // The RPC context (attachments both ways, addresses, the current invocation) on AsyncLocalStorage,
 // and the signal/deadline helpers every call uses.
 export { CallControl } from "./call-control.js";
+export { DeadlineTimers, type DeadlineTimersOptions } from "./deadline-timers.js";
 export { invokeInProviderContext, isInProviderContextOf } from "./provider-scope.js";
 export {
   type CompletedCall,

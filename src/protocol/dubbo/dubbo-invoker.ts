@@ -16,14 +16,31 @@ import {
 import type { CallLabels, ExchangeClient } from "../../exchange/index.js";
 import type { ConnectionHolder } from "../../transport/index.js";
 import { BodyWriterSlot } from "./codec/body-writer.js";
-import { encodeRequestBody } from "./codec/request-body.js";
+import { encodeAttachments, encodeRequestFrame, encodeRequestHead } from "./codec/request-body.js";
 import { decodeResponseBody } from "./codec/response-body.js";
 
-/** A method's call settings, read from the reference URL once (first call), never per call. */
+/**
+ * A method's call settings, read from the reference URL once (first call), never per call, and the
+ * constant parts of its request bodies, encoded once.
+ */
 interface MethodPlan {
   readonly labels: CallLabels;
   readonly timeoutMs: number;
   readonly oneWay: boolean;
+  /** The parameter types `head` was encoded for (a stub passes the same array on every call). */
+  headTypes: readonly JavaType[] | undefined;
+  /** Dubbo version, path, version, method and descriptor, Hessian-encoded. */
+  head: Buffer | undefined;
+  /** The attachments of a call that adds none of its own, encoded, by the `timeout` they carry. */
+  readonly encodedAttachments: Map<number, Buffer>;
+}
+
+/** Distinct `timeout` values whose encoded attachments a method keeps (a deadline shortens some). */
+const ENCODED_ATTACHMENTS_LIMIT = 8;
+
+function hasOwnKeys(record: Attachments): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 const ONE_WAY_RESULT = resultOf(undefined);
@@ -77,11 +94,14 @@ export class DubboInvoker implements Invoker {
   #plan(method: string): MethodPlan {
     let plan = this.#plans.get(method);
     if (plan === undefined) {
-      plan = Object.freeze({
+      plan = {
         labels: Object.freeze({ service: this.url.serviceInterface, method }),
         timeoutMs: this.url.methodNumber(method, "timeout", DEFAULT_TIMEOUT_MS),
         oneWay: !this.url.methodBoolean(method, "return", true),
-      });
+        headTypes: undefined,
+        head: undefined,
+        encodedAttachments: new Map(),
+      };
       this.#plans.set(method, plan);
     }
     return plan;
@@ -135,20 +155,43 @@ export class DubboInvoker implements Invoker {
     };
   }
 
+  #headOf(plan: MethodPlan, inv: Invocation): Buffer {
+    if (plan.head !== undefined && plan.headTypes === inv.parameterTypes) return plan.head;
+    const head = encodeRequestHead(this.#slot, {
+      dubboVersion: DUBBO_PROTOCOL_VERSION,
+      path: this.#path,
+      version: this.#version,
+      method: inv.method,
+      descriptor: descriptorOf(inv.parameterTypes),
+    });
+    plan.head = head;
+    plan.headTypes = inv.parameterTypes;
+    return head;
+  }
+
+  /** The call's attachments: encoded once per timeout when the call adds none of its own. */
+  #attachmentsOf(plan: MethodPlan, inv: Invocation, timeoutMs: number): Buffer | Attachments {
+    if (hasOwnKeys(inv.attachments)) return this.#attachments(inv, timeoutMs);
+    let encoded = plan.encodedAttachments.get(timeoutMs);
+    if (encoded === undefined) {
+      encoded = encodeAttachments(this.#slot, this.#attachments(inv, timeoutMs));
+      if (plan.encodedAttachments.size >= ENCODED_ATTACHMENTS_LIMIT) plan.encodedAttachments.clear();
+      plan.encodedAttachments.set(timeoutMs, encoded);
+    }
+    return encoded;
+  }
+
   #send(client: ExchangeClient, inv: Invocation, plan: MethodPlan, timeoutMs: number): Promise<RpcResult> {
     this.#connectedOnce = true;
-    let body: Buffer;
+    let frame: Buffer;
     try {
-      body = encodeRequestBody(this.#slot, {
-        dubboVersion: DUBBO_PROTOCOL_VERSION,
-        path: this.#path,
-        version: this.#version,
-        method: inv.method,
-        descriptor: descriptorOf(inv.parameterTypes),
-        parameterTypes: inv.parameterTypes,
-        args: inv.args,
-        attachments: this.#attachments(inv, timeoutMs),
-      });
+      frame = encodeRequestFrame(
+        this.#slot,
+        this.#headOf(plan, inv),
+        inv.parameterTypes,
+        inv.args,
+        this.#attachmentsOf(plan, inv, timeoutMs),
+      );
     } catch (error) {
       const cause = RpcError.from(error, Code.InvalidArgument);
       return Promise.reject(
@@ -163,13 +206,13 @@ export class DubboInvoker implements Invoker {
     }
     if (plan.oneWay || inv.oneWay) {
       try {
-        client.send(body, plan.labels);
+        client.sendFramed(frame, plan.labels);
       } catch (error) {
         return Promise.reject(error);
       }
       return Promise.resolve(ONE_WAY_RESULT);
     }
-    return client.request(body, plan.labels, timeoutMs).then((response) => {
+    return client.requestFramed(frame, plan.labels, timeoutMs).then((response) => {
       let decoded: ReturnType<typeof decodeResponseBody>;
       try {
         decoded = decodeResponseBody(response.body, inv.returnType);

@@ -11,13 +11,9 @@ import { Status } from "../../exchange/index.js";
 import type { Logger } from "../../transport/index.js";
 import { BodyWriterSlot } from "./codec/body-writer.js";
 import { supportsResponseAttachments } from "./codec/dubbo-version.js";
-import {
-  createRequestReader,
-  type RequestHead,
-  readRequestHead,
-  readRequestTail,
-} from "./codec/request-body.js";
-import { encodeExceptionResponse, encodeValueResponse } from "./codec/response-body.js";
+import { type RequestHead, readRequestArgs, readRequestAttachments } from "./codec/request-body.js";
+import { RequestCache } from "./codec/request-cache.js";
+import { encodeExceptionResponse, encodeValueResponseFrame } from "./codec/response-body.js";
 import type { Executor } from "./dispatch/executor.js";
 import type { ExportedService, ExporterTable } from "./exporter-table.js";
 import { providerServiceKey } from "./exporter-table.js";
@@ -46,6 +42,7 @@ export interface ProviderHandlerOptions {
 export function createProviderHandler(options: ProviderHandlerOptions): RequestHandler {
   const { table, executor, address, logger } = options;
   const slot = new BodyWriterSlot();
+  const requests = new RequestCache();
   const descriptors = new Map<string, JavaType[]>();
 
   function typesOf(head: RequestHead): { types: readonly JavaType[]; returnType: JavaType | undefined } {
@@ -90,13 +87,14 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   function encodeResult(call: PendingCall, result: RpcResult): OkReply | ErrorReply {
     try {
       return {
-        body: encodeValueResponse(
+        body: encodeValueResponseFrame(
           slot,
           result.value,
           call.invocation.returnType,
           call.attach,
           result.attachments,
         ),
+        framed: true,
       };
     } catch (error) {
       const message = `${call.service.key}.${call.invocation.method} at ${address} could not serialize its result: ${(error as Error).message}`;
@@ -144,18 +142,19 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     let returnType: JavaType | undefined;
     let types: readonly JavaType[];
     try {
-      const reader = createRequestReader(request.body);
-      head = readRequestHead(reader);
+      const read = requests.readHead(request.body);
+      head = read.head;
       const typed = typesOf(head);
       returnType = typed.returnType;
       types = typed.types;
-      ({ args, attachments } = readRequestTail(reader, types));
+      args = readRequestArgs(read.reader, types);
+      attachments = requests.readAttachments(request.body, read.reader, readRequestAttachments);
     } catch (error) {
       return badRequest(request, head, error);
     }
     const attach = supportsResponseAttachments(head.dubboVersion);
     if (head.method === ECHO_METHOD && args.length === 1) {
-      return { body: encodeValueResponse(slot, args[0], undefined, attach, {}) };
+      return { body: encodeValueResponseFrame(slot, args[0], undefined, attach, {}), framed: true };
     }
     const group = attachments.group;
     const key = providerServiceKey(head.path, group, head.version);

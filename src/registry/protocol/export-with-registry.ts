@@ -1,4 +1,4 @@
-import { Code, type Exporter, type Invoker, type Protocol, RpcError, Url } from "../../core/index.js";
+import { Code, type Exporter, type Invoker, type Protocol, RpcError, type Url } from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
 import { consoleRegistryLogger } from "../registry.js";
 import type { Registries } from "../registry-factory.js";
@@ -24,8 +24,7 @@ export interface RegistryExporter extends Exporter {
 
 /** The served URL: protocols that bind a port (dubbo) report it on their exporter. */
 function servedUrl(exporter: Exporter, invoker: Invoker): Url {
-  const url = (exporter as Exporter & { readonly url?: unknown }).url;
-  return url instanceof Url ? url : invoker.url;
+  return exporter.url ?? invoker.url;
 }
 
 /**

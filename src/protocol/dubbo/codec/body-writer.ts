@@ -1,4 +1,30 @@
 import { type Hessian2Options, Hessian2Writer } from "../../../serialize/hessian2/index.js";
+import { HEADER_LENGTH } from "../../../transport/index.js";
+
+/**
+ * A Hessian writer that can leave room for the frame header before a body (so header and body
+ * leave as one buffer, with no copy) and append bytes encoded earlier (the constant parts of a
+ * method's requests, encoded once per method).
+ */
+export class BodyWriter extends Hessian2Writer {
+  /** Leaves 16 bytes for the frame header; call first, right after `reset()`. */
+  reserveHeader(): this {
+    this.ensure(HEADER_LENGTH);
+    this.pos += HEADER_LENGTH;
+    return this;
+  }
+
+  /**
+   * Appends complete Hessian values encoded by another writer. Only for values that hold no
+   * back-reference and are not referred to later (strings; a map written last in the body).
+   */
+  writeEncoded(bytes: Uint8Array): this {
+    this.ensure(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+    return this;
+  }
+}
 
 /**
  * One Hessian writer reused for every body a codec writes (its slab and tables survive between
@@ -7,23 +33,35 @@ import { type Hessian2Options, Hessian2Writer } from "../../../serialize/hessian
  */
 export class BodyWriterSlot {
   readonly #options: Hessian2Options | undefined;
-  #writer: Hessian2Writer | undefined;
+  #writer: BodyWriter | undefined;
   #busy = false;
 
   constructor(options?: Hessian2Options) {
     this.#options = options;
   }
 
-  take(): Hessian2Writer {
-    if (this.#busy) return new Hessian2Writer(this.#options);
+  take(): BodyWriter {
+    if (this.#busy) return new BodyWriter(this.#options);
     this.#busy = true;
-    this.#writer ??= new Hessian2Writer(this.#options);
+    this.#writer ??= new BodyWriter(this.#options);
     this.#writer.reset();
     return this.#writer;
   }
 
-  give(writer: Hessian2Writer): void {
+  give(writer: BodyWriter): void {
     if (writer === this.#writer) this.#busy = false;
+  }
+
+  /** Hessian-encodes `values` (untyped) into a standalone buffer, to be appended with `writeEncoded`. */
+  encodeOnce(values: readonly unknown[]): Buffer {
+    const writer = this.take();
+    try {
+      for (const value of values) writer.writeValue(value);
+      // A copy: the writer's view shares its slab, and this buffer is kept for the reference's life.
+      return Buffer.from(writer.toBuffer());
+    } finally {
+      this.give(writer);
+    }
   }
 }
 

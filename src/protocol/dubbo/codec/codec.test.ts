@@ -3,8 +3,22 @@ import { describe, it } from "node:test";
 import { BizError, java } from "../../../core/index.js";
 import { BodyWriterSlot } from "./body-writer.js";
 import { intVersion, supportsResponseAttachments } from "./dubbo-version.js";
-import { createRequestReader, encodeRequestBody, readRequestHead, readRequestTail } from "./request-body.js";
-import { decodeResponseBody, encodeExceptionResponse, encodeValueResponse } from "./response-body.js";
+import {
+  createRequestReader,
+  encodeAttachments,
+  encodeRequestBody,
+  encodeRequestFrame,
+  encodeRequestHead,
+  readRequestHead,
+  readRequestTail,
+} from "./request-body.js";
+import { RequestCache } from "./request-cache.js";
+import {
+  decodeResponseBody,
+  encodeExceptionResponse,
+  encodeValueResponse,
+  encodeValueResponseFrame,
+} from "./response-body.js";
 
 const IFACE = "org.apache.dubbo.demo.DemoService";
 
@@ -77,6 +91,80 @@ describe("dubbo codec", () => {
     assert.deepEqual({ ...(args[0] as object) }, { name: "Ann", age: 41 });
     assert.equal(args[1], 7);
     assert.deepEqual(attachments, { timeout: 3000, traceId: "t-1" });
+  });
+
+  it("request frame - 16 bytes of header room, then the very bytes of the body, from encoded parts or a record", () => {
+    const User = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.long });
+    const slot = new BodyWriterSlot();
+    const fields = {
+      dubboVersion: "2.0.2",
+      path: IFACE,
+      version: "1.0.0",
+      method: "greet",
+      descriptor: "Lorg/apache/dubbo/demo/User;I",
+      parameterTypes: [User, java.int],
+      args: [{ name: "Ann", age: 41 }, 7],
+      attachments: { interface: IFACE, timeout: "3000", path: IFACE, version: "1.0.0" },
+    };
+    const body = Buffer.from(encodeRequestBody(slot, fields));
+    const head = encodeRequestHead(slot, fields);
+    for (const attachments of [encodeAttachments(slot, fields.attachments), fields.attachments]) {
+      const frame = encodeRequestFrame(slot, head, fields.parameterTypes, fields.args, attachments);
+      assert.equal(frame.length, 16 + body.length);
+      assert.equal(frame.subarray(16).toString("hex"), body.toString("hex"));
+    }
+  });
+
+  it("response frame - 16 bytes of header room, then the very bytes of the body, with or without attachments", () => {
+    const slot = new BodyWriterSlot();
+    for (const [attach, attachments] of [
+      [true, {}],
+      [true, { k: "v" }],
+      [false, {}],
+    ] as const) {
+      const body = Buffer.from(encodeValueResponse(slot, "Hello", java.String, attach, attachments));
+      const frame = encodeValueResponseFrame(slot, "Hello", java.String, attach, attachments);
+      assert.equal(frame.subarray(16).toString("hex"), body.toString("hex"));
+      assert.equal(frame.length, 16 + body.length);
+    }
+  });
+
+  it("request cache - repeated requests decode to the same head and a fresh attachments record each time", () => {
+    const slot = new BodyWriterSlot();
+    const cache = new RequestCache();
+    const encode = (name: string, attachments: Record<string, unknown>) =>
+      Buffer.from(
+        encodeRequestBody(slot, {
+          dubboVersion: "2.0.2",
+          path: IFACE,
+          version: "0.0.0",
+          method: "sayHello",
+          descriptor: "Ljava/lang/String;",
+          parameterTypes: [java.String],
+          args: [name],
+          attachments,
+        }),
+      );
+    const read = (body: Buffer) => {
+      const { head, reader } = cache.readHead(body);
+      const [arg] = [reader.readValue(java.String)];
+      const attachments = cache.readAttachments(body, reader, (r) => readRequestTail(r, []).attachments);
+      return { head, arg, attachments };
+    };
+    const first = read(encode("ann", { timeout: "1000", traceId: "t-1" }));
+    first.attachments.path = "mutated by the provider";
+    const second = read(encode("bob", { timeout: "1000", traceId: "t-1" }));
+    assert.deepEqual({ ...second.head }, { ...first.head });
+    assert.equal(second.head.method, "sayHello");
+    assert.equal(second.arg, "bob");
+    assert.deepEqual(second.attachments, { timeout: "1000", traceId: "t-1" });
+    Object.assign(second.attachments, { extra: 1 });
+    const third = read(encode("cy", { timeout: "999", traceId: "t-2" }));
+    assert.deepEqual(third.attachments, { timeout: "999", traceId: "t-2" });
+    assert.deepEqual(read(encode("dee", { timeout: "1000", traceId: "t-1" })).attachments, {
+      timeout: "1000",
+      traceId: "t-1",
+    });
   });
 
   it("response golden - a value with attachments (flag 4) for a 2.0.2 request", () => {

@@ -1,6 +1,6 @@
 import { Code, type JavaType, RpcError } from "../../../core/index.js";
 import { Hessian2Reader } from "../../../serialize/hessian2/index.js";
-import { argLabel, type BodyWriterSlot, toAttachmentRecord } from "./body-writer.js";
+import { argLabel, type BodyWriter, type BodyWriterSlot, toAttachmentRecord } from "./body-writer.js";
 
 /**
  * The request body exactly as Java's `DubboCodec.encodeRequestData` writes it, every field a Hessian
@@ -28,9 +28,60 @@ export function encodeRequestBody(slot: BodyWriterSlot, fields: RequestFields): 
       .writeValue(fields.version)
       .writeValue(fields.method)
       .writeValue(fields.descriptor);
-    const { args, parameterTypes } = fields;
-    for (let i = 0; i < args.length; i++) writer.writeValue(args[i], parameterTypes[i], argLabel(i));
+    writeArgs(writer, fields.parameterTypes, fields.args);
     writer.writeValue(fields.attachments, undefined, "attachments");
+    return writer.toBuffer();
+  } finally {
+    slot.give(writer);
+  }
+}
+
+function writeArgs(writer: BodyWriter, parameterTypes: readonly JavaType[], args: readonly unknown[]): void {
+  for (let i = 0; i < args.length; i++) writer.writeValue(args[i], parameterTypes[i], argLabel(i));
+}
+
+/**
+ * The five strings that open every request of one method (dubbo version, path, version, method,
+ * descriptor), encoded once for {@link encodeRequestFrame}.
+ */
+export function encodeRequestHead(
+  slot: BodyWriterSlot,
+  fields: Pick<RequestFields, "dubboVersion" | "path" | "version" | "method" | "descriptor">,
+): Buffer {
+  return slot.encodeOnce([
+    fields.dubboVersion,
+    fields.path,
+    fields.version,
+    fields.method,
+    fields.descriptor,
+  ]);
+}
+
+/** An attachments map encoded once (the constant attachments of a method's calls). */
+export function encodeAttachments(
+  slot: BodyWriterSlot,
+  attachments: Readonly<Record<string, unknown>>,
+): Buffer {
+  return slot.encodeOnce([attachments]);
+}
+
+/**
+ * The same bytes as {@link encodeRequestBody}, after 16 bytes left for the frame header, from the
+ * method's encoded head and either encoded attachments or an attachments record.
+ */
+export function encodeRequestFrame(
+  slot: BodyWriterSlot,
+  head: Uint8Array,
+  parameterTypes: readonly JavaType[],
+  args: readonly unknown[],
+  attachments: Uint8Array | Readonly<Record<string, unknown>>,
+): Buffer {
+  const writer = slot.take();
+  try {
+    writer.reserveHeader().writeEncoded(head);
+    writeArgs(writer, parameterTypes, args);
+    if (attachments instanceof Uint8Array) writer.writeEncoded(attachments);
+    else writer.writeValue(attachments, undefined, "attachments");
     return writer.toBuffer();
   } finally {
     slot.give(writer);
@@ -74,12 +125,22 @@ export function readRequestTail(
   reader: Hessian2Reader,
   types: readonly JavaType[],
 ): { readonly args: unknown[]; readonly attachments: Record<string, unknown> } {
-  const args = new Array<unknown>(types.length);
-  for (let i = 0; i < types.length; i++) args[i] = reader.readValue(types[i]);
-  const attachments = reader.remaining > 0 ? toAttachmentRecord(reader.readValue()) : {};
-  return { args, attachments };
+  const args = readRequestArgs(reader, types);
+  return { args, attachments: readRequestAttachments(reader) };
 }
 
-export function createRequestReader(body: Buffer): Hessian2Reader {
-  return new Hessian2Reader(body);
+/** The arguments, one per type; the reader is left at the attachments. */
+export function readRequestArgs(reader: Hessian2Reader, types: readonly JavaType[]): unknown[] {
+  const args = new Array<unknown>(types.length);
+  for (let i = 0; i < types.length; i++) args[i] = reader.readValue(types[i]);
+  return args;
+}
+
+/** The attachments that end a request (absent = none). */
+export function readRequestAttachments(reader: Hessian2Reader): Record<string, unknown> {
+  return reader.remaining > 0 ? toAttachmentRecord(reader.readValue()) : {};
+}
+
+export function createRequestReader(body: Buffer, offset = 0): Hessian2Reader {
+  return new Hessian2Reader(body, undefined, offset);
 }

@@ -38,15 +38,44 @@ export function encodeValueResponse(
   attach: boolean,
   attachments: Attachments,
 ): Buffer {
+  return writeValueResponse(slot, false, value, returnType, attach, attachments);
+}
+
+/** {@link encodeValueResponse} after 16 bytes left for the frame header (an `OkReply` with `framed`). */
+export function encodeValueResponseFrame(
+  slot: BodyWriterSlot,
+  value: unknown,
+  returnType: JavaType | undefined,
+  attach: boolean,
+  attachments: Attachments,
+): Buffer {
+  return writeValueResponse(slot, true, value, returnType, attach, attachments);
+}
+
+/** `{ dubbo: "2.0.2" }` as Hessian bytes, the attachments of nearly every response. */
+let versionOnlyBytes: Buffer | undefined;
+
+function writeValueResponse(
+  slot: BodyWriterSlot,
+  framed: boolean,
+  value: unknown,
+  returnType: JavaType | undefined,
+  attach: boolean,
+  attachments: Attachments,
+): Buffer {
+  const sent = attach ? withProtocolVersion(attachments) : undefined;
+  if (sent === VERSION_ONLY) versionOnlyBytes ??= slot.encodeOnce([VERSION_ONLY]);
   const writer = slot.take();
   try {
+    if (framed) writer.reserveHeader();
     if (value === null || value === undefined) {
       writer.writeValue(attach ? ResponseFlag.NULL_VALUE_WITH_ATTACHMENTS : ResponseFlag.NULL_VALUE);
     } else {
       writer.writeValue(attach ? ResponseFlag.VALUE_WITH_ATTACHMENTS : ResponseFlag.VALUE);
       writer.writeValue(value, returnType?.kind === "void" ? undefined : returnType, "result");
     }
-    if (attach) writer.writeValue(withProtocolVersion(attachments), undefined, "attachments");
+    if (sent === VERSION_ONLY && versionOnlyBytes !== undefined) writer.writeEncoded(versionOnlyBytes);
+    else if (sent !== undefined) writer.writeValue(sent, undefined, "attachments");
     return writer.toBuffer();
   } finally {
     slot.give(writer);

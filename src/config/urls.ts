@@ -102,8 +102,10 @@ export function toRegistryUrls(
   runtime?: UrlRuntime,
 ): Url[] {
   const now = runtimeValues(runtime);
+  // As Java's `UrlUtils.parseURL`: what the address itself says (`?session=2000`) wins; the
+  // configuration only fills what the address leaves out.
   return registry.endpoints.map((endpoint) =>
-    endpoint.with({ path: REGISTRY_SERVICE_INTERFACE }).withParams({
+    endpoint.with({ path: REGISTRY_SERVICE_INTERFACE }).withDefaults({
       ...applicationParams(application),
       ...registry.parameters,
       application: application.name,

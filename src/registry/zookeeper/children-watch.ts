@@ -6,7 +6,9 @@ export type ChildrenSubscriber = (children: readonly string[]) => void;
  * The children of one ZooKeeper path, kept current by a watch that is re-armed on every event
  * (ZooKeeper watches fire once). One watch per path serves every subscription on it; subscribers
  * hear only real changes. A failed re-read is reported and never turned into an empty list: the
- * registry re-reads every watched path when the connection comes back.
+ * registry re-reads every watched path when the connection comes back. A path that does not exist
+ * (never created, or deleted by an ops tool) reads as no children and is watched for its creation,
+ * so the watch survives the path being deleted and created again.
  */
 export class ChildrenWatch {
   readonly path: string;
@@ -47,7 +49,15 @@ export class ChildrenWatch {
 
   /** Reads the children and re-arms the watch; subscribers hear about it if the set changed. */
   async refresh(): Promise<readonly string[]> {
-    const children = (await this.#client.getChildren(this.path, this.#watcher)) ?? [];
+    let children = await this.#client.getChildren(this.path, this.#watcher);
+    // A missing path leaves no child watch: watch for its creation instead. If it was created in
+    // between, read it again (the exists watch then fires too, which only costs a re-read).
+    // Bounded: a path that keeps flapping is left to the armed watch, which fires again.
+    for (let attempt = 0; attempt < 3 && children === undefined && !this.#closed; attempt++) {
+      if (!(await this.#client.exists(this.path, this.#watcher))) break;
+      children = await this.#client.getChildren(this.path, this.#watcher);
+    }
+    if (children === undefined) children = [];
     if (this.#closed) return children;
     const fingerprint = [...children].sort().join("/");
     const changed = this.#children === undefined || fingerprint !== this.#fingerprint;

@@ -155,6 +155,19 @@ export class ZkClient {
   }
 
   /**
+   * Whether `path` exists. With a watcher, the server calls it once when the node is created,
+   * deleted or changed: the way to hear about a path that does not exist yet, since a
+   * `getChildren` of a missing path leaves no watch behind.
+   */
+  async exists(path: string, watcher?: () => void): Promise<boolean> {
+    const stat = await this.#call<zookeeper.Stat | undefined>(`exists ${path}`, (done) => {
+      if (watcher === undefined) this.#client.exists(path, done);
+      else this.#client.exists(path, watcher, done);
+    });
+    return stat !== undefined && stat !== null;
+  }
+
+  /**
    * The children of `path`, or undefined when it does not exist. With a watcher, the server calls
    * it once on the next change (the library de-duplicates one function per path and re-installs
    * pending watches after a reconnect of the same session).

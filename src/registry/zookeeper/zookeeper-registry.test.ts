@@ -234,6 +234,66 @@ describe("zookeeper registry", () => {
     assert.equal(ops.subscribed().length, 0);
   });
 
+  test("zookeeper registry - a * subscription drops a service deleted from the root and finds it again when re-created", async () => {
+    const ops = await openRegistry({ group: "ops-gone" });
+    const writer = await openRegistry({ group: "ops-gone" });
+    const zkc = await inspector();
+    const a = provider("com.gone.A", 20880);
+    await writer.register(a);
+    await writer.register(provider("com.gone.B", 20881));
+    const latest = new Map<string, string[]>();
+    const listener: NotifyListener = (urls) => {
+      for (const u of urls) {
+        if (u.string("category", "providers") !== "providers") continue;
+        const live = urls.filter((x) => x.protocol !== "empty" && x.serviceInterface === u.serviceInterface);
+        latest.set(
+          u.serviceInterface,
+          live.map((x) => x.address),
+        );
+      }
+    };
+    const all = Url.parse("admin://127.0.0.1/*").withParams({
+      interface: "*",
+      category: "providers",
+      check: "false",
+    });
+    await ops.subscribe(all, listener);
+    assert.deepEqual(latest.get("com.gone.A"), ["127.0.0.1:20880"]);
+    assert.deepEqual(latest.get("com.gone.B"), ["127.0.0.1:20881"]);
+    const subscribedTo = (service: string) =>
+      ops.subscribed().some((s) => s.url.serviceInterface === service);
+    assert.ok(subscribedTo("com.gone.A"));
+
+    // An ops tool deletes the whole service tree, bottom-up as ZooKeeper requires.
+    await writer.unregister(a);
+    for (const category of (await zkc.getChildren("/ops-gone/com.gone.A")) ?? []) {
+      await zkc.remove(`/ops-gone/com.gone.A/${category}`);
+    }
+    await zkc.remove("/ops-gone/com.gone.A");
+    await waitFor("A's subscription ended", () => !subscribedTo("com.gone.A"));
+    assert.deepEqual(latest.get("com.gone.A"), [], "A's providers were notified empty");
+    assert.ok(subscribedTo("com.gone.B"), "B is untouched");
+
+    // The provider comes back (its registry re-creates the parents it had already made once).
+    await writer.register(a);
+    await waitFor("A discovered again", () => latest.get("com.gone.A")?.[0] === "127.0.0.1:20880");
+    assert.ok(subscribedTo("com.gone.A"));
+    await ops.unsubscribe(all, listener);
+    assert.equal(ops.subscribed().length, 0, "unsubscribing * ends every per-service subscription");
+  });
+
+  test("zookeeper registry - a subscription survives its category path being deleted and re-created", async () => {
+    const registry = await openRegistry();
+    const other = await openRegistry();
+    const zkc = await inspector();
+    const iface = "com.test.Recreated";
+    const rec = recorder();
+    await registry.subscribe(consumer(iface, { category: "providers" }), rec.listener);
+    await zkc.remove(`/dubbo/${iface}/providers`);
+    await other.register(provider(iface, 20880));
+    await waitFor("the provider under the re-created path", () => rec.providers().length === 1);
+  });
+
   test("zookeeper registry - a node held by another session is taken over on register (dubbo#5135)", async () => {
     const registry = await openRegistry();
     const zkc = await inspector();

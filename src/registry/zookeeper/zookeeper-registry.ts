@@ -3,7 +3,6 @@ import {
   DEFAULT_DYNAMIC,
   DEFAULT_REGISTRY_SESSION_MS,
   DEFAULT_REGISTRY_TIMEOUT_MS,
-  javaUrlDecode,
   Url,
 } from "../../core/index.js";
 import type { RegistryOptions } from "../abstract-registry.js";
@@ -11,6 +10,7 @@ import { FailbackRegistry } from "../failback-registry.js";
 import { ANY_VALUE, type NotifyListener } from "../registry.js";
 import type { RegistryFactory } from "../registry-factory.js";
 import { emptyUrl, isMatch } from "../url-match.js";
+import { type AllServicesHost, AllServicesSubscription } from "./all-services.js";
 import { type ChildrenSubscriber, ChildrenWatch } from "./children-watch.js";
 import { ZkClient, type ZkClientOptions, ZkErrorCode, type ZkState, zkErrorCode } from "./zk-client.js";
 import {
@@ -50,8 +50,19 @@ export class ZookeeperRegistry extends FailbackRegistry {
   #needsRecovery = false;
   readonly #watches = new Map<string, ChildrenWatch>();
   readonly #attached = new Map<NotifyListener, Map<string, Attached[]>>();
-  /** For `*` subscriptions: the services already subscribed, per (listener, subscription URL). */
-  readonly #anyServices = new Map<NotifyListener, Map<string, Set<string>>>();
+  /** For `*` subscriptions: the services subscribed, per (listener, subscription URL). */
+  readonly #anyServices = new Map<NotifyListener, Map<string, AllServicesSubscription>>();
+  readonly #allServicesHost: AllServicesHost = {
+    subscribe: (url, listener) => this.subscribe(url, listener),
+    unsubscribe: (url, listener) => this.unsubscribe(url, listener),
+    notifyGone: (subscription, listener) =>
+      this.notify(
+        subscription,
+        listener,
+        categoryPaths(this.root, subscription).map((path) => emptyUrl(subscription, lastSegment(path))),
+      ),
+    logger: { warn: (message, error) => this.logger.warn(message, error) },
+  };
   readonly #persistent = new Set<string>();
 
   constructor(url: Url, options: RegistryOptions = {}) {
@@ -112,7 +123,7 @@ export class ZookeeperRegistry extends FailbackRegistry {
     const ephemeral = url.boolean("dynamic", DEFAULT_DYNAMIC);
     await this.#ensurePersistent(client, parentPath(path));
     try {
-      await client.create(path, ephemeral);
+      await this.#createUnder(client, path, ephemeral);
       return;
     } catch (error) {
       if (zkErrorCode(error) !== ZkErrorCode.NODE_EXISTS) throw error;
@@ -164,12 +175,12 @@ export class ZookeeperRegistry extends FailbackRegistry {
   protected async doUnsubscribe(url: Url, listener: NotifyListener): Promise<void> {
     this.#detach(url, listener);
     if (url.serviceInterface !== ANY_VALUE) return;
-    const services = this.#anyServices.get(listener);
-    const known = services?.get(url.toFullString());
-    services?.delete(url.toFullString());
-    for (const service of known ?? []) {
-      await this.unsubscribe(this.#serviceSubscription(url, service), listener);
-    }
+    const byUrl = this.#anyServices.get(listener);
+    const all = byUrl?.get(url.toFullString());
+    if (byUrl === undefined || all === undefined) return;
+    byUrl.delete(url.toFullString());
+    if (byUrl.size === 0) this.#anyServices.delete(listener);
+    await all.close();
   }
 
   override async destroy(): Promise<void> {
@@ -180,7 +191,7 @@ export class ZookeeperRegistry extends FailbackRegistry {
     this.#client.close();
   }
 
-  /** Interface `*` (ops tools): watch the root for services, and subscribe to each one found. */
+  /** Interface `*` (ops tools): watch the root for services and follow each one (all-services.ts). */
   async #subscribeAll(url: Url, listener: NotifyListener): Promise<void> {
     const client = this.#client;
     await this.#ensurePersistent(client, this.root);
@@ -188,39 +199,23 @@ export class ZookeeperRegistry extends FailbackRegistry {
     await watch.refresh();
     this.#assertCurrent(client, url);
     this.#detach(url, listener);
-    const subscriber: ChildrenSubscriber = (children) => {
-      void this.#subscribeServices(url, listener, children);
-    };
-    watch.add(subscriber);
-    this.#attach(url, listener, [{ watch, subscriber }]);
-    await this.#subscribeServices(url, listener, watch.children ?? []);
-  }
-
-  async #subscribeServices(url: Url, listener: NotifyListener, children: readonly string[]): Promise<void> {
     let byUrl = this.#anyServices.get(listener);
     if (byUrl === undefined) {
       byUrl = new Map();
       this.#anyServices.set(listener, byUrl);
     }
-    let known = byUrl.get(url.toFullString());
-    if (known === undefined) {
-      known = new Set();
-      byUrl.set(url.toFullString(), known);
+    let all = byUrl.get(url.toFullString());
+    if (all === undefined) {
+      all = new AllServicesSubscription(url, listener, this.#allServicesHost);
+      byUrl.set(url.toFullString(), all);
     }
-    for (const child of children) {
-      const service = javaUrlDecode(child);
-      if (known.has(service)) continue;
-      known.add(service);
-      try {
-        await this.subscribe(this.#serviceSubscription(url, service), listener);
-      } catch (error) {
-        this.logger.warn(`could not subscribe to ${service} for a * subscription`, error);
-      }
-    }
-  }
-
-  #serviceSubscription(url: Url, service: string): Url {
-    return url.with({ path: service }).withParams({ interface: service, check: "false" });
+    const following = all;
+    const subscriber: ChildrenSubscriber = (children) => {
+      void following.apply(children);
+    };
+    watch.add(subscriber);
+    this.#attach(url, listener, [{ watch, subscriber }]);
+    await following.apply(watch.children ?? []);
   }
 
   #toUrls(subscription: Url, children: readonly string[]): Url[] {
@@ -280,6 +275,23 @@ export class ZookeeperRegistry extends FailbackRegistry {
         watch.close();
         this.#watches.delete(watch.path);
       }
+    }
+  }
+
+  /**
+   * Creates a node whose parents we believe exist. An ops tool may have deleted them since (e.g. a
+   * service tree cleaned up by hand): then the parents are forgotten, created again, and the create
+   * retried once, rather than failing every retry on a stale belief.
+   */
+  async #createUnder(client: ZkClient, path: string, ephemeral: boolean): Promise<void> {
+    try {
+      await client.create(path, ephemeral);
+    } catch (error) {
+      if (zkErrorCode(error) !== ZkErrorCode.NO_NODE) throw error;
+      for (const known of [...this.#persistent])
+        if (path.startsWith(`${known}/`)) this.#persistent.delete(known);
+      await this.#ensurePersistent(client, parentPath(path));
+      await client.create(path, ephemeral);
     }
   }
 

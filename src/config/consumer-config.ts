@@ -24,6 +24,7 @@ import {
   METHOD_SETTING_FIELDS,
   type MethodSettings,
 } from "./method-config.js";
+import { type ReferenceSslConfig, referenceSslField } from "./ssl-config.js";
 
 const ID = /^[A-Za-z0-9_.-]+$/;
 
@@ -55,6 +56,14 @@ export interface ConsumerConfig extends MethodSettings {
    * address wait); 0 fails at once, as Java does. Default 0. URL key `address.wait`.
    */
   addressWaitMs?: number;
+  /**
+   * TLS to providers: `{ caPath?, certPath?, keyPath?, serverName?, rejectUnauthorized? }` (PEM
+   * files, read at refer), `true` (= `{}`: Node's bundled CAs), or `false`. A reference's own
+   * `ssl` replaces the consumer's whole. Providers that registered `ssl-enabled=true` get TLS
+   * either way. URL key `ssl-enabled=true` plus hidden `.ssl.*` keys (never registered).
+   * Java 3.x `dubbo.ssl.client-*`.
+   */
+  ssl?: ReferenceSslConfig | boolean;
 }
 
 export interface EffectiveConsumerSettings extends EffectiveMethodSettings {
@@ -68,6 +77,7 @@ export interface EffectiveConsumerSettings extends EffectiveMethodSettings {
   readonly version?: string;
   readonly registries?: readonly string[];
   readonly addressWaitMs: number;
+  readonly ssl?: ReferenceSslConfig | boolean;
   readonly parameters: Readonly<Record<string, string>>;
 }
 
@@ -91,6 +101,7 @@ export const CONSUMER_FIELDS: FieldTable<ConsumerConfig> = {
   version: textField({ urlKey: "version", numbersAsText: true }),
   registries: listField({ aliases: ["registry"], itemPattern: ID }),
   addressWaitMs: integerField(0, JAVA_INT_MAX, "ms", { aliases: ["address.wait"], urlKey: "address.wait" }),
+  ssl: referenceSslField,
 };
 
 export const CONSUMER_DEFAULTS = {

@@ -42,4 +42,5 @@ export {
   type ServiceConfig,
   type ServiceScope,
 } from "./service-config.js";
+export type { ProtocolSslConfig, ReferenceSslConfig } from "./ssl-config.js";
 export { toReferenceUrl, toRegistryUrls, toServiceUrl } from "./urls.js";

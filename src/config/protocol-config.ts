@@ -22,6 +22,7 @@ import {
   readFields,
   textField,
 } from "./fields.js";
+import { type ProtocolSslConfig, protocolSslField } from "./ssl-config.js";
 
 /** A protocol services are exported on (Java `ProtocolConfig`, `dubbo.protocol.*` / `dubbo.protocols.<id>.*`). */
 export interface ProtocolConfig {
@@ -54,6 +55,12 @@ export interface ProtocolConfig {
   serialization?: string;
   /** Ms to drain in-flight calls at shutdown. Default 10000. Java `dubbo.service.shutdown.wait`. */
   shutdownWaitMs?: number;
+  /**
+   * Serve TLS: `{ certPath, keyPath, caPath?, clientAuth? }` (PEM files, read at export), or
+   * `false`. Default false. URL key `ssl-enabled=true` (registered) plus hidden `.ssl.*` keys
+   * (never registered). Java `dubbo.protocol.ssl-enabled` and 3.x `dubbo.ssl.server-*`.
+   */
+  ssl?: ProtocolSslConfig | false;
   /** Extra URL parameters for services exported on this protocol. */
   parameters?: Readonly<Record<string, string>>;
 }
@@ -73,6 +80,7 @@ export interface ResolvedProtocolConfig {
   readonly heartbeatTimeoutMs?: number;
   readonly serialization: string;
   readonly shutdownWaitMs: number;
+  readonly ssl?: ProtocolSslConfig | false;
   readonly parameters: Readonly<Record<string, string>>;
   /** What was set explicitly; only these become provider URL parameters. */
   readonly given: Given<ProtocolConfig>;
@@ -95,6 +103,7 @@ export const PROTOCOL_FIELDS: FieldTable<ProtocolConfig> = {
   }),
   serialization: extensionField("serialization", { urlKey: "serialization" }),
   shutdownWaitMs: integerField(0, JAVA_INT_MAX, "ms", { aliases: ["shutdown.wait"] }),
+  ssl: protocolSslField,
   parameters: parametersField(),
 };
 

@@ -7,6 +7,7 @@ import { REFERENCE_FIELDS, type ResolvedReferenceConfig } from "./reference-conf
 import type { ResolvedRegistryConfig } from "./registry-config.js";
 import { runtimeValues, type UrlRuntime } from "./runtime.js";
 import { type ResolvedServiceConfig, SERVICE_FIELDS } from "./service-config.js";
+import { protocolSslParams, referenceSslParams } from "./ssl-config.js";
 
 const ANY_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 
@@ -21,6 +22,7 @@ function applicationParams(application: ResolvedApplicationConfig): Record<strin
  * &interface=..&methods=a,b&pid=..&release=..&side=provider&timestamp=..` plus every setting given
  * explicitly on the application, protocol, provider, service and its methods (`sayHello.timeout`).
  * `version` and `group` appear only when set. With port 0 the app substitutes the bound port.
+ * A protocol with `ssl` adds `ssl-enabled=true` and its file paths as hidden `.ssl.*` keys.
  */
 export function toServiceUrl(
   service: ResolvedServiceConfig,
@@ -33,6 +35,7 @@ export function toServiceUrl(
   const params = applicationParams(application);
   Object.assign(params, protocol.parameters);
   givenToParams(PROTOCOL_FIELDS, protocol.given, "", params);
+  Object.assign(params, protocolSslParams(protocol.given.ssl));
   Object.assign(params, service.parameters);
   givenToParams(SERVICE_FIELDS, service.given, "", params);
   methodParams(service.methods, params);
@@ -76,6 +79,7 @@ export function toReferenceUrl(
   const params = applicationParams(application);
   Object.assign(params, reference.parameters);
   givenToParams(REFERENCE_FIELDS, reference.given, "", params);
+  Object.assign(params, referenceSslParams(reference.given.ssl));
   methodParams(reference.methods, params);
   const methodNames =
     reference.definition === undefined ? [] : Object.keys(reference.definition.methods).sort();

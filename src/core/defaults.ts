@@ -70,6 +70,8 @@ export const DEFAULT_HASH_ARGUMENTS = "0";
 export const DEFAULT_CHECK = true;
 /** `lazy` */
 export const DEFAULT_LAZY = false;
+/** `ssl-enabled` (Java `ProtocolConfig.sslEnabled`): plain TCP unless TLS is configured. */
+export const DEFAULT_SSL_ENABLED = false;
 /** `retry.period` and `retry.times` of a failback registry. */
 export const DEFAULT_REGISTRY_RETRY_PERIOD_MS = 5000;
 export const DEFAULT_REGISTRY_RETRY_TIMES = 3;

@@ -120,8 +120,9 @@ export function createManagedConnection<C extends Connectable>(
     if (Date.now() - connectedAt < doubleCheckMs) {
       backoff.penalize(EARLY_DROP_PENALTY_STEPS);
       logger.warn(
-        `the connection to ${target.address} closed right after it opened (within ${doubleCheckMs} ms); ` +
-          "the provider may have reached its `accepts` limit or refuse this host",
+        `the connection to ${target.address} closed right after it opened (within ${doubleCheckMs} ms)` +
+          (error === undefined ? "" : ` (${error.message.trim()})`) +
+          "; the provider may have reached its `accepts` limit, refuse this host, or want TLS settings this client lacks (`ssl`)",
       );
     } else {
       backoff.reset();

@@ -86,7 +86,12 @@ export async function listenTransport(options: TransportServerOptions): Promise<
     ? createTlsServer(options.tls, onConnection)
     : createNetServer({ noDelay: true }, onConnection);
   // TLS handshake failures (a plain client, a bad certificate) must not reach the process.
-  server.on("tlsClientError", (error: Error) => logger.warn(`TLS handshake failed: ${error.message}`));
+  server.on("tlsClientError", (error: Error, socket: Socket) =>
+    logger.warn(
+      `TLS handshake with ${socket.remoteAddress}:${socket.remotePort} on port ${port} failed: ${error.message.trim()}` +
+        " (a client without TLS, or without the certificate this server requires?)",
+    ),
+  );
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error): void => {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { ConnectionOptions } from "node:tls";
 import {
   Code,
   DEFAULT_CHECK,
@@ -30,6 +31,7 @@ import {
 import { DubboInvoker } from "./dubbo-invoker.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
 import { type ExportedService, exportedMethodsOf, providerServiceKey } from "./exporter-table.js";
+import { loadClientTls, loadServerTls, tlsProfile } from "./tls-settings.js";
 
 export const DUBBO_PROTOCOL = "dubbo";
 
@@ -63,6 +65,12 @@ export interface ServerStats {
   readonly services: readonly string[];
 }
 
+interface SharedPool {
+  readonly pool: ConnectionPool<ExchangeClient>;
+  /** The URL whose settings make each address's shared link. */
+  readonly settings: Map<string, Url>;
+}
+
 /** `token=true` (or `default`) asks for a random token, as Java's ServiceConfig generates. */
 function resolveToken(url: Url): string | undefined {
   const token = url.get("token");
@@ -87,12 +95,20 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   const servers = new Map<string, Promise<DubboServer>>();
   const references = new Set<DubboInvoker>();
   const exporters = new Set<DubboExporter>();
-  /** The URL whose settings make a shared link to an address (the first reference to it, as Java). */
-  const sharedSettings = new Map<string, Url>();
-  let pool: ConnectionPool<ExchangeClient> | undefined;
+  /**
+   * The shared links, one pool per TLS setup (`""` for plain TCP): pools are keyed by address, and
+   * a TLS and a plain reference to one address must not share a link.
+   */
+  const pools = new Map<string, SharedPool>();
+  /** The client TLS options of each setup, its files read once per protocol. */
+  const clientTls = new Map<string, Promise<ConnectionOptions | undefined>>();
   let destroyed = false;
 
-  function managedConnection(url: Url, address: string): ManagedConnection<ExchangeClient> {
+  function managedConnection(
+    url: Url,
+    address: string,
+    tls: ConnectionOptions | undefined,
+  ): ManagedConnection<ExchangeClient> {
     const colon = address.lastIndexOf(":");
     const host = address.slice(0, colon).replace(/^\[|\]$/g, "");
     const port = Number(address.slice(colon + 1));
@@ -105,16 +121,42 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
       connectTimeoutMs: url.number("connect.timeout", DEFAULT_CONNECT_TIMEOUT_MS),
       payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
+      ...(tls === undefined ? {} : { tls }),
     });
     return createManagedConnection(client, { logger });
   }
 
-  function sharedPool(url: Url): ConnectionPool<ExchangeClient> {
-    pool ??= createConnectionPool<ExchangeClient>({
-      shareConnections: url.number("shareconnections", DEFAULT_SHARE_CONNECTIONS),
-      create: (address) => managedConnection(sharedSettings.get(address) ?? url, address),
-    });
-    return pool;
+  function sharedPool(
+    url: Url,
+    profile: string | undefined,
+    tls: ConnectionOptions | undefined,
+  ): ConnectionPool<ExchangeClient> {
+    const key = profile ?? "";
+    let shared = pools.get(key);
+    if (shared === undefined) {
+      const settings = new Map<string, Url>();
+      const pool = createConnectionPool<ExchangeClient>({
+        shareConnections: url.number("shareconnections", DEFAULT_SHARE_CONNECTIONS),
+        create: (address) => managedConnection(settings.get(address) ?? url, address, tls),
+      });
+      shared = { pool, settings };
+      pools.set(key, shared);
+    }
+    // The first reference to an address makes its shared link's settings, as Java does.
+    if (!shared.settings.has(url.address)) shared.settings.set(url.address, url);
+    return shared.pool;
+  }
+
+  function clientTlsOf(url: Url, profile: string | undefined): Promise<ConnectionOptions | undefined> {
+    if (profile === undefined) return Promise.resolve(undefined);
+    let loaded = clientTls.get(profile);
+    if (loaded === undefined) {
+      loaded = loadClientTls(url, `refer to ${url.serviceInterface} at ${url.address}`);
+      clientTls.set(profile, loaded);
+      // A file fixed later is read again by the next refer.
+      loaded.catch(() => clientTls.delete(profile));
+    }
+    return loaded;
   }
 
   function assertAlive(what: string, url: Url): void {
@@ -132,13 +174,18 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
     const key = formatHostPort(host, port);
     let server = servers.get(key);
     if (server === undefined) {
-      server = createDubboServer({
-        url,
-        host,
-        port,
-        logger,
-        shutdownWaitMs: url.number("shutdown.wait", options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS),
-      });
+      const profile = tlsProfile(url);
+      server = loadServerTls(url, `export ${url.serviceKey} on ${url.protocol}://${key}`).then((tls) =>
+        createDubboServer({
+          url,
+          host,
+          port,
+          logger,
+          shutdownWaitMs: url.number("shutdown.wait", options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS),
+          ...(tls === undefined ? {} : { tls }),
+          ...(profile === undefined ? {} : { tlsProfile: profile }),
+        }),
+      );
       servers.set(key, server);
       const pending = server;
       // Port 0 binds a free port: exports that name the bound port find the same server.
@@ -183,6 +230,13 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
     async export(invoker) {
       assertAlive("export", invoker.url);
       const server = await serverFor(invoker.url);
+      if (server.tlsProfile !== tlsProfile(invoker.url)) {
+        throw new RpcError(
+          `cannot export ${invoker.url.serviceKey} at ${server.address}: the server there was started ` +
+            `${server.tlsProfile === undefined ? "without TLS" : "with other TLS settings"}; give services on one port the same protocol \`ssl\` settings, or another port`,
+          Code.FailedPrecondition,
+        );
+      }
       const token = resolveToken(invoker.url);
       let url = invoker.url.port === server.port ? invoker.url : invoker.url.with({ port: server.port });
       if (token !== undefined && token !== url.get("token")) url = url.withParams({ token });
@@ -224,11 +278,13 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       assertAlive("refer to", url);
       const lazy = url.boolean("lazy", DEFAULT_LAZY);
       const connections = url.number("connections", DEFAULT_CONNECTIONS);
-      if (connections <= 0 && !sharedSettings.has(url.address)) sharedSettings.set(url.address, url);
+      const profile = tlsProfile(url);
+      const tls = await clientTlsOf(url, profile);
+      assertAlive("refer to", url);
       const holder = createConnectionHolder<ExchangeClient>({
         connections,
-        ...(connections <= 0 ? { pool: sharedPool(url) } : {}),
-        create: (address) => managedConnection(url, address),
+        ...(connections <= 0 ? { pool: sharedPool(url, profile, tls) } : {}),
+        create: (address) => managedConnection(url, address, tls),
         lazy,
         isUsable: (client) => client.isAvailable,
         label: url.serviceInterface,
@@ -254,7 +310,8 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       await Promise.all([...exporters].map((e) => e.unexport()));
       await Promise.all([...references].map((r) => r.destroy()));
       references.clear();
-      await pool?.close();
+      await Promise.all([...pools.values()].map((shared) => shared.pool.close()));
+      pools.clear();
     },
   };
   return protocol;

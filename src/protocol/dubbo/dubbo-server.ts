@@ -1,3 +1,4 @@
+import type { TlsOptions } from "node:tls";
 import { DEFAULT_ACCEPTS, DEFAULT_HEARTBEAT_MS, DEFAULT_PAYLOAD_BYTES, type Url } from "../../core/index.js";
 import { createExchangeServer, type ExchangeServer, type RequestHandler } from "../../exchange/index.js";
 import { formatHostPort, type Logger } from "../../transport/index.js";
@@ -12,6 +13,8 @@ export interface DubboServer {
   /** `host:port` it listens on. */
   readonly address: string;
   readonly exchange: ExchangeServer;
+  /** The TLS setup it serves (see `tlsProfile`), `undefined` for plain TCP. */
+  readonly tlsProfile: string | undefined;
   /** Graceful: stop accepting, READONLY to every channel, drain up to `shutdown.wait`, close. */
   close(): Promise<void>;
 }
@@ -23,6 +26,9 @@ export interface DubboServerOptions {
   readonly port: number;
   readonly shutdownWaitMs: number;
   readonly logger: Logger;
+  /** Serve TLS with these node:tls options (already read from the URL's `ssl` files). */
+  readonly tls?: TlsOptions;
+  readonly tlsProfile?: string;
 }
 
 export async function createDubboServer(options: DubboServerOptions): Promise<DubboServer> {
@@ -40,6 +46,7 @@ export async function createDubboServer(options: DubboServerOptions): Promise<Du
     payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
     heartbeatMs: url.number("heartbeat", DEFAULT_HEARTBEAT_MS),
     ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
     // Set right below, before any I/O callback can deliver a request.
     handler: (request) => handler!(request),
   });
@@ -51,6 +58,7 @@ export async function createDubboServer(options: DubboServerOptions): Promise<Du
     port: exchange.port,
     address,
     exchange,
+    tlsProfile: options.tlsProfile,
     close() {
       closing ??= exchange.close({ waitMs: options.shutdownWaitMs });
       return closing;

@@ -31,3 +31,16 @@ export {
 } from "./dubbo-protocol.js";
 export { providerServiceKey } from "./exporter-table.js";
 export { ProviderInvocation, timeoutFromAttachment } from "./provider-invocation.js";
+export {
+  isSslEnabled,
+  loadClientTls,
+  loadServerTls,
+  SSL_CA_PATH_KEY,
+  SSL_CERT_PATH_KEY,
+  SSL_CLIENT_AUTH_KEY,
+  SSL_ENABLED_KEY,
+  SSL_KEY_PATH_KEY,
+  SSL_REJECT_UNAUTHORIZED_KEY,
+  SSL_SERVER_NAME_KEY,
+  tlsProfile,
+} from "./tls-settings.js";

@@ -48,9 +48,14 @@ export function overrideSubscribeUrl(registered: Url): Url {
     .withParams({ [CATEGORY_KEY]: CONFIGURATORS_CATEGORY, check: "false" });
 }
 
-/** The consumer URL a reference registers under `/consumers` (what dubbo-admin lists). */
+/**
+ * The consumer URL a reference registers under `/consumers` (what dubbo-admin lists), without its
+ * hidden (`.`-prefixed) keys, which name local files such as TLS certificates.
+ */
 export function consumerRegistrationUrl(consumerUrl: Url): Url {
+  const hidden = [...consumerUrl.params.keys()].filter((k) => k.startsWith("."));
   return consumerUrl
+    .withoutParams(...hidden)
     .with({ protocol: CONSUMER_PROTOCOL, port: 0 })
     .withParams({ [CATEGORY_KEY]: CONSUMERS_CATEGORY, check: "false" });
 }

@@ -1,9 +1,4 @@
-import {
-  type ClusterContext,
-  createBuiltinRouters,
-  createClusterInvoker,
-  createStaticDirectory,
-} from "../cluster/index.js";
+import type { ClusterContext } from "../cluster/index.js";
 import {
   type DubboConfig,
   type DubboConfigOptions,
@@ -18,7 +13,6 @@ import {
   serviceExtensionNames,
   toReferenceUrl,
   toRegistryUrls,
-  toServiceUrl,
 } from "../config/index.js";
 import {
   Code,
@@ -26,26 +20,18 @@ import {
   type Exporter,
   type Invoker,
   type MethodsDefinition,
-  type Protocol,
   RpcError,
   type ServiceDefinition,
   type ServiceImplementation,
-  Url,
+  type Url,
 } from "../core/index.js";
-import { wrapProtocolWithFilters } from "../filter/index.js";
-import { INJVM_PROTOCOL, type InjvmProtocol, injvmServiceKey } from "../protocol/injvm/index.js";
-import {
-  type ConsumerStub,
-  createGenericStub,
-  createProviderInvoker,
-  createStub,
-  type GenericStub,
-} from "../proxy/index.js";
-import { mergeProviderUrl } from "../registry/directory/index.js";
+import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
 import { Registries } from "../registry/index.js";
-import { exportWithRegistry, referWithRegistry } from "../registry/protocol/index.js";
 import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
 import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
+import { ProtocolSet } from "./protocol-set.js";
+import { type ReferenceSite, referInvoker } from "./reference-invoker.js";
+import { type ExportSite, exportService } from "./service-export.js";
 
 export type { AppLogger } from "./extensions.js";
 
@@ -76,22 +62,41 @@ type ReferenceOptions = Omit<ReferenceConfig, "definition">;
  * One Dubbo application: it owns the extension points, the protocols, the exported services and the
  * references, and stops them in order. Create it with {@link createDubbo}.
  */
-export class DubboApplication implements AsyncDisposable {
+export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceSite {
   readonly config: DubboConfig;
   readonly extensions: Extensions;
-  readonly #logger: AppLogger;
-  readonly #protocols = new Map<string, Protocol>();
+  /** @internal The parts below are the application's wiring, shared with its export and refer helpers. */
+  readonly logger: AppLogger;
+  /** @internal */
+  readonly protocols: ProtocolSet;
+  /** @internal */
+  readonly registries: Registries;
+  /** @internal */
+  readonly clusterContext: ClusterContext;
+  /** @internal Stamped as every URL's `timestamp`: stable for the application's life (Java's warmup). */
+  readonly startedAt = Date.now();
   readonly #exporters = new Set<Exporter>();
   readonly #references = new Set<Invoker>();
-  readonly #startedAt = Date.now();
-  readonly #registries: Registries;
   #stopping: Promise<void> | undefined;
 
-  constructor(config: DubboConfig, extensions: Extensions, logger: AppLogger) {
+  constructor(
+    config: DubboConfig,
+    extensions: Extensions,
+    logger: AppLogger,
+    random: () => number = Math.random,
+  ) {
     this.config = config;
     this.extensions = extensions;
-    this.#logger = logger;
-    this.#registries = new Registries({ factories: extensions.registry, logger });
+    this.logger = logger;
+    this.protocols = new ProtocolSet(extensions, logger);
+    this.registries = new Registries({ factories: extensions.registry, logger });
+    this.clusterContext = {
+      loadBalance: (name) => extensions.loadBalance.get(name),
+      warn: (message, error) => logger.warn(message, error),
+      random,
+      rpcStatus: extensions.rpcStatus,
+      contextAttachments: () => currentRpcContext()?.attachments,
+    };
   }
 
   /**
@@ -156,9 +161,17 @@ export class DubboApplication implements AsyncDisposable {
     return createStub(reference.definition as ServiceDefinition<M>, await this.#referResolved(reference));
   }
 
+  /** The URLs of the configured registries with these ids (all of them when `ids` is undefined). */
+  registryUrls(ids: readonly string[] | undefined): Url[] {
+    const { registries, application } = this.config;
+    return (ids ?? Object.keys(registries)).flatMap((id) =>
+      toRegistryUrls(registries[id]!, application, { timestamp: this.startedAt }),
+    );
+  }
+
   /**
-   * Stops in Dubbo's order: unexport services (so consumers stop calling and in-flight calls drain),
-   * then destroy references, then protocols. Safe to call twice.
+   * Stops in Dubbo's order: unexport services (unregister, READONLY, drain in-flight calls), then
+   * destroy references, registries and protocols. Safe to call twice.
    */
   stop(): Promise<void> {
     this.#stopping ??= this.#stopInOrder();
@@ -176,12 +189,11 @@ export class DubboApplication implements AsyncDisposable {
     };
     await settle([...this.#exporters].map((e) => e.unexport()));
     await settle([...this.#references].map((r) => r.destroy()));
-    await settle([this.#registries.destroyAll()]);
-    await settle([...this.#protocols.values()].map((p) => p.destroy()));
+    await settle([this.registries.destroyAll()]);
+    await settle(this.protocols.destroyAll());
     this.#exporters.clear();
     this.#references.clear();
-    this.#protocols.clear();
-    for (const failure of failures) this.#logger.warn("dubbo-ts: a part failed to stop cleanly", failure);
+    for (const failure of failures) this.logger.warn("dubbo-ts: a part failed to stop cleanly", failure);
   }
 
   async #exportResolved(
@@ -189,36 +201,7 @@ export class DubboApplication implements AsyncDisposable {
     definition: ServiceDefinition,
     implementation: object,
   ): Promise<ExportedService> {
-    const exporters: Exporter[] = [];
-    const urls: Url[] = [];
-    const scope = service.scope;
-    if (scope === "none") return { urls, unexport: async () => {} };
-    const protocolIds = service.protocols ?? Object.keys(this.config.protocols);
-    const remoteUrls = protocolIds.map((id) =>
-      toServiceUrl(service, this.config.protocols[id]!, this.config.application, {
-        timestamp: this.#startedAt,
-      }),
-    );
-    try {
-      if (scope !== "remote") {
-        const localUrl = remoteUrls[0]?.with({ protocol: INJVM_PROTOCOL, host: "127.0.0.1", port: 0 });
-        const url =
-          localUrl ??
-          new Url({ protocol: INJVM_PROTOCOL, host: "127.0.0.1", port: 0, path: service.interface });
-        exporters.push(await this.#export(INJVM_PROTOCOL, definition, implementation, url));
-      }
-      if (scope !== "local") {
-        const registryUrls = this.#registryUrls(service.registries);
-        for (const url of remoteUrls) {
-          const exporter = await this.#export(url.protocol, definition, implementation, url, registryUrls);
-          exporters.push(exporter);
-          urls.push(exporter.url ?? exporter.invoker.url);
-        }
-      }
-    } catch (error) {
-      await Promise.allSettled(exporters.map((e) => e.unexport()));
-      throw error;
-    }
+    const { exporters, urls } = await exportService(this, service, definition, implementation);
     for (const e of exporters) this.#exporters.add(e);
     return {
       urls,
@@ -227,37 +210,6 @@ export class DubboApplication implements AsyncDisposable {
         await Promise.all(exporters.map((e) => e.unexport()));
       },
     };
-  }
-
-  /** Serves one invoker on one protocol, published in the given registries when there are any. */
-  async #export(
-    protocolName: string,
-    definition: ServiceDefinition,
-    implementation: object,
-    url: Url,
-    registryUrls: readonly Url[] = [],
-  ): Promise<Exporter> {
-    const protocol = this.#protocol(protocolName, `services.${definition.interfaceName}`);
-    const invoker = createProviderInvoker(
-      definition,
-      implementation as ServiceImplementation<MethodsDefinition>,
-      url,
-    );
-    if (registryUrls.length === 0) return protocol.export(invoker);
-    return exportWithRegistry(invoker, {
-      registryUrls,
-      protocol,
-      registries: this.#registries,
-      logger: this.#logger,
-    });
-  }
-
-  /** The URLs of the configured registries with these ids (all of them when `ids` is undefined). */
-  #registryUrls(ids: readonly string[] | undefined): Url[] {
-    const { registries, application } = this.config;
-    return (ids ?? Object.keys(registries)).flatMap((id) =>
-      toRegistryUrls(registries[id]!, application, { timestamp: this.#startedAt }),
-    );
   }
 
   #resolveReference(options: ReferenceConfig): ResolvedReferenceConfig {
@@ -270,111 +222,10 @@ export class DubboApplication implements AsyncDisposable {
 
   async #referResolved(reference: ResolvedReferenceConfig): Promise<Invoker> {
     this.#assertRunning();
-    const consumerUrl = toReferenceUrl(reference, this.config.application, { timestamp: this.#startedAt });
-    const invoker = await this.#referInvoker(reference, consumerUrl);
+    const consumerUrl = toReferenceUrl(reference, this.config.application, { timestamp: this.startedAt });
+    const invoker = await referInvoker(this, reference, consumerUrl);
     this.#references.add(invoker);
     return invoker;
-  }
-
-  async #referInvoker(reference: ResolvedReferenceConfig, consumerUrl: Url): Promise<Invoker> {
-    const injvm = this.#protocol(INJVM_PROTOCOL, `references.${reference.id}`) as Protocol;
-    const exportedHere = this.#injvmProtocol()?.registry.find(injvmServiceKey(consumerUrl)) !== undefined;
-    if (
-      reference.scope === "local" ||
-      (reference.scope === undefined && reference.urls.length === 0 && exportedHere)
-    ) {
-      return injvm.refer(consumerUrl.with({ protocol: INJVM_PROTOCOL }));
-    }
-    if (reference.urls.length > 0) {
-      const providers = await Promise.all(
-        reference.urls.map((address) => {
-          const providerUrl = mergeConsumerSettings(address, consumerUrl);
-          return this.#protocol(providerUrl.protocol, `references.${reference.id}.url`).refer(providerUrl);
-        }),
-      );
-      const routers = createBuiltinRouters(this.extensions.router, consumerUrl);
-      const directory = createStaticDirectory(consumerUrl, providers, routers);
-      return createClusterInvoker(directory, this.#clusterContext(), this.extensions.cluster);
-    }
-    const registryUrls = this.#registryUrls(reference.registries);
-    if (registryUrls.length > 0) return this.#referThroughRegistries(reference, consumerUrl, registryUrls);
-    throw new RpcError(
-      `reference ${consumerUrl.serviceKey} has no way to reach a provider: give it a url (e.g. dubbo://127.0.0.1:20880), export the service in this application, or configure a registry`,
-      Code.FailedPrecondition,
-    );
-  }
-
-  /**
-   * Java's registry refer: register the consumer, subscribe providers, routers and configurators,
-   * join the directories into one cluster invoker. With `check` (the default) a reference that
-   * finds no provider within `addressWaitMs` fails here, naming the registries it asked.
-   */
-  async #referThroughRegistries(
-    reference: ResolvedReferenceConfig,
-    consumerUrl: Url,
-    registryUrls: readonly Url[],
-  ): Promise<Invoker> {
-    const setting = `references.${reference.id}`;
-    const invoker = await referWithRegistry(consumerUrl, {
-      registryUrls,
-      protocol: (name) => (this.extensions.protocol.has(name) ? this.#protocol(name, setting) : undefined),
-      registries: this.#registries,
-      cluster: (directory) =>
-        createClusterInvoker(directory, this.#clusterContext(), this.extensions.cluster),
-      routerFactories: this.extensions.router,
-      logger: this.#logger,
-    });
-    if (reference.check && !(await invoker.waitForProviders(reference.addressWaitMs))) {
-      await invoker.destroy();
-      throw new RpcError(
-        `no provider of ${consumerUrl.serviceKey} is registered in ${registryUrls.map((u) => u.address).join(", ")} ` +
-          `(check the provider's interface, group and version, or set check: false to start without one)`,
-        Code.Unavailable,
-      );
-    }
-    return invoker;
-  }
-
-  #clusterContext(): ClusterContext {
-    const { loadBalance, rpcStatus } = this.extensions;
-    const logger = this.#logger;
-    return {
-      loadBalance: (name) => loadBalance.get(name),
-      warn: (message, error) => logger.warn(message, error),
-      random: Math.random,
-      rpcStatus,
-      contextAttachments: () => currentRpcContext()?.attachments,
-    };
-  }
-
-  #injvmProtocol(): InjvmProtocol | undefined {
-    return this.#rawProtocols.get(INJVM_PROTOCOL) as InjvmProtocol | undefined;
-  }
-
-  readonly #rawProtocols = new Map<string, Protocol>();
-
-  /** The application's one instance of a protocol, with the filter chains around it. */
-  #protocol(name: string, setting: string): Protocol {
-    const existing = this.#protocols.get(name);
-    if (existing !== undefined) return existing;
-    if (!this.extensions.protocol.has(name)) {
-      const registered = this.extensions.protocol.names().join(", ");
-      throw new RpcError(
-        `${setting} needs protocol "${name}", which this application does not have (registered: ${registered})` +
-          (name === "dubbo"
-            ? '; the dubbo protocol is not registered, so use scope: "local" for in-process calls'
-            : ""),
-        Code.FailedPrecondition,
-      );
-    }
-    const raw = this.extensions.protocol.get(name)({
-      rpcStatus: this.extensions.rpcStatus,
-      logger: this.#logger,
-    });
-    const wrapped = wrapProtocolWithFilters(raw, this.extensions.filter);
-    this.#rawProtocols.set(name, raw);
-    this.#protocols.set(name, wrapped);
-    return wrapped;
   }
 
   #assertRunning(): void {
@@ -382,17 +233,6 @@ export class DubboApplication implements AsyncDisposable {
       throw new RpcError("this application is stopped; create a new one", Code.FailedPrecondition);
     }
   }
-}
-
-/**
- * A direct provider address takes the consumer's settings (timeout, retries, …) as Java's
- * point-to-point reference does (`ClusterUtils.mergeUrl`): the address decides protocol, host,
- * port and path (the interface when it names none), and the consumer's own start time never
- * becomes the provider's warmup `timestamp`.
- */
-function mergeConsumerSettings(address: Url, consumerUrl: Url): Url {
-  const provider = address.path === "" ? address.with({ path: consumerUrl.path }) : address;
-  return mergeProviderUrl(provider, consumerUrl);
 }
 
 /** Creates an application from options, an optional `dubbo.yaml`, and `DUBBO_*` environment variables. */
@@ -405,5 +245,5 @@ export async function createDubbo(options: DubboOptions = {}): Promise<DubboAppl
   });
   const extensions = createExtensions(random === undefined ? {} : { random });
   assertExtensionNames(config, extensions);
-  return new DubboApplication(config, extensions, logger ?? consoleAppLogger);
+  return new DubboApplication(config, extensions, logger ?? consoleAppLogger, random);
 }

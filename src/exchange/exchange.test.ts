@@ -216,11 +216,12 @@ describe("exchange", () => {
 
   it("exchange - an idle client sends heartbeats, the server answers them, and the link stays up", async () => {
     const server = await startServer();
-    const client = await openClient(server.port, { heartbeatMs: 40 });
+    // 100 ms leaves a loaded machine room to answer within the 300 ms idle limit.
+    const client = await openClient(server.port, { heartbeatMs: 100 });
     try {
       const readBefore = client.channel!.lastReadAt;
       await until(() => client.channel!.lastReadAt > readBefore, "a heartbeat answer");
-      await new Promise((r) => setTimeout(r, 200)); // longer than 3 × heartbeat: answered beats keep it up
+      await new Promise((r) => setTimeout(r, 400)); // longer than 3 × heartbeat: answered beats keep it up
       assert.equal(client.isConnected, true);
     } finally {
       await client.close();

@@ -65,7 +65,7 @@ describe("dubbo faults (real processes)", () => {
 
   it("fault - half-open link (provider frozen): heartbeat timeout closes it and fails pending calls", async () => {
     const p = await provider();
-    const { stub } = await stubFor(p.port, "&heartbeat=100");
+    const { stub } = await stubFor(p.port, "&heartbeat=400");
     assert.equal(await stub.sayHello("a"), "Hello a");
     const pending = stub.slow(50).then(
       () => undefined,

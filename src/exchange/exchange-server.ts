@@ -76,7 +76,6 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
   const codec = options.codec ?? hessian2EventCodec;
   const logger = options.logger ?? consoleLogger;
   const handler = options.handler;
-  const inFlightByChannel = new Map<Channel, number>();
   const heartbeats = new Map<Channel, HeartbeatTimer>();
   let inFlight = 0;
   let closing = false;
@@ -124,39 +123,50 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
     sendError(ch, request.id, status, message);
   }
 
-  function settle(ch: Channel): void {
-    inFlight -= 1;
-    const n = (inFlightByChannel.get(ch) ?? 1) - 1;
-    if (n > 0) inFlightByChannel.set(ch, n);
-    else inFlightByChannel.delete(ch);
+  // safeSend without a closure per answer: the hot path replies through these.
+  function answerSafely(ch: Channel, request: ServerRequest, outcome: Buffer | OkReply | ErrorReply): void {
+    if (!ch.isConnected) return;
+    try {
+      answer(ch, request, outcome);
+    } catch (error) {
+      logger.warn(`could not answer ${ch.remoteAddress}: ${(error as Error).message}`);
+    }
+  }
+
+  function failSafely(ch: Channel, request: ServerRequest, error: unknown): void {
+    if (!ch.isConnected) return;
+    try {
+      fail(ch, request, error);
+    } catch (sendError) {
+      logger.warn(`could not answer ${ch.remoteAddress}: ${(sendError as Error).message}`);
+    }
   }
 
   function dispatch(ch: Channel, request: ServerRequest): void {
     inFlight += 1;
-    inFlightByChannel.set(ch, (inFlightByChannel.get(ch) ?? 0) + 1);
     let result: ReturnType<RequestHandler>;
     try {
       result = handler(request);
     } catch (error) {
-      settle(ch);
-      safeSend(ch, logger, () => fail(ch, request, error));
+      inFlight -= 1;
+      failSafely(ch, request, error);
       return;
     }
     if (result instanceof Promise) {
       result.then(
         (outcome) => {
-          settle(ch);
-          if (request.twoWay) safeSend(ch, logger, () => answer(ch, request, outcome));
+          inFlight -= 1;
+          if (request.twoWay) answerSafely(ch, request, outcome);
         },
         (error: unknown) => {
-          settle(ch);
-          safeSend(ch, logger, () => fail(ch, request, error));
+          inFlight -= 1;
+          failSafely(ch, request, error);
         },
       );
       return;
     }
-    settle(ch);
-    if (request.twoWay) safeSend(ch, logger, () => answer(ch, request, result));
+    inFlight -= 1;
+    if (request.twoWay) answerSafely(ch, request, result);
   }
 
   const serverHandler: ServerHandler = {

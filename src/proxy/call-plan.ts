@@ -7,6 +7,7 @@ import {
   type Invoker,
   type JavaType,
   RpcError,
+  type RpcResult,
   type Url,
 } from "../core/index.js";
 
@@ -65,35 +66,65 @@ export function createCallPlan(url: Url, service: string, init: PlanInit): CallP
 }
 
 /**
+ * The invocation of one stub call. `signal` is an own enumerable accessor (so `{ ...inv }` copies a
+ * working signal) defined from one shared descriptor: an object literal with a getter costs several
+ * times more per call.
+ */
+class PlannedInvocation implements Invocation {
+  readonly service: string;
+  readonly group: string | undefined;
+  readonly version: string | undefined;
+  readonly method: string;
+  readonly parameterTypes: readonly JavaType[];
+  readonly returnType: JavaType | undefined;
+  readonly args: readonly unknown[];
+  readonly attachments: Attachments;
+  declare readonly signal: AbortSignal;
+  readonly deadline: number | undefined;
+  readonly oneWay: boolean;
+  readonly #control: CallControl;
+
+  static readonly #signalProperty: PropertyDescriptor = Object.freeze({
+    get(this: PlannedInvocation): AbortSignal {
+      return this.#control.signal;
+    },
+    enumerable: true,
+    configurable: false,
+  });
+
+  constructor(plan: CallPlan, args: readonly unknown[], control: CallControl) {
+    this.service = plan.service;
+    this.group = plan.group;
+    this.version = plan.version;
+    this.method = plan.method;
+    this.parameterTypes = plan.parameterTypes;
+    this.returnType = plan.returnType;
+    this.args = args;
+    this.attachments = plan.attachments;
+    Object.defineProperty(this, "signal", PlannedInvocation.#signalProperty);
+    this.deadline = control.deadline;
+    this.oneWay = plan.oneWay;
+    this.#control = control;
+  }
+}
+
+function returnedValue(result: RpcResult): unknown {
+  return result.value;
+}
+
+/**
  * Makes one call: a fresh invocation with the plan's types, a deadline, and a signal created only
  * if something reads it (it aborts on the deadline and on completion); the call races its deadline,
  * so no invoker can hold the caller past the timeout. Resolves with the returned value.
  */
-export async function callWithPlan(
-  invoker: Invoker,
-  plan: CallPlan,
-  args: readonly unknown[],
-): Promise<unknown> {
+export function callWithPlan(invoker: Invoker, plan: CallPlan, args: readonly unknown[]): Promise<unknown> {
   const control = new CallControl(plan.timeoutMs, plan.onTimeout);
-  const inv: Invocation = {
-    service: plan.service,
-    group: plan.group,
-    version: plan.version,
-    method: plan.method,
-    parameterTypes: plan.parameterTypes,
-    returnType: plan.returnType,
-    args,
-    attachments: plan.attachments,
-    get signal() {
-      return control.signal;
-    },
-    deadline: control.deadline,
-    oneWay: plan.oneWay,
-  };
+  let invoked: Promise<RpcResult>;
   try {
-    const result = await control.race(invoker.invoke(inv));
-    return result.value;
-  } finally {
+    invoked = invoker.invoke(new PlannedInvocation(plan, args, control));
+  } catch (error) {
     control.done();
+    return Promise.reject(error);
   }
+  return control.settle(invoked, returnedValue);
 }

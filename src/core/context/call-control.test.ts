@@ -46,4 +46,38 @@ describe("call control", () => {
     assert.equal(derived.signal, control.signal);
     control.done();
   });
+  it("call control - settle maps the value and completes the call's signal", async () => {
+    const control = new CallControl(1000);
+    const signal = control.signal;
+    assert.equal(await control.settle(Promise.resolve(2), (n) => n * 10), 20);
+    assert.equal(signal.aborted, true);
+    assert.equal(signal.reason, CALL_COMPLETED);
+  });
+
+  it("call control - settle rejects with the deadline first, and a later rejection stays handled", async () => {
+    const control = new CallControl(5, () => new RpcError("too slow", Code.DeadlineExceeded));
+    let fail: (error: Error) => void = () => {};
+    const late = new Promise<number>((_resolve, reject) => {
+      fail = reject;
+    });
+    await assert.rejects(
+      control.settle(late, (n) => n),
+      (e: unknown) => e instanceof RpcError && e.rawMessage === "too slow",
+    );
+    fail(new Error("late failure"));
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+
+  it("call control - settle passes the call's rejection and a throw from map", async () => {
+    await assert.rejects(
+      new CallControl(1000).settle(Promise.reject(new Error("boom")), (n) => n),
+      /boom/,
+    );
+    await assert.rejects(
+      new CallControl(0).settle(Promise.resolve(1), () => {
+        throw new Error("bad map");
+      }),
+      /bad map/,
+    );
+  });
 });

@@ -95,6 +95,37 @@ export class CallControl {
     });
   }
 
+  /**
+   * Like {@link race} followed by `done()` and `map`, in one promise: settles with `map(value)` when
+   * `promise` fulfils first, with its rejection, or with the abort reason (e.g. the deadline) if the
+   * call is aborted first; the control is done when it settles. A throw from `map` rejects.
+   */
+  settle<T, R>(promise: Promise<T>, map: (value: T) => R): Promise<R> {
+    if (this.#reason !== PENDING) {
+      promise.then(undefined, noop);
+      return Promise.reject(this.#reason);
+    }
+    return new Promise<R>((resolve, reject) => {
+      this.#reject = reject;
+      promise.then(
+        (value) => {
+          if (this.#reason !== PENDING) return;
+          this.done();
+          try {
+            resolve(map(value));
+          } catch (error) {
+            reject(error);
+          }
+        },
+        (error: unknown) => {
+          if (this.#reason !== PENDING) return;
+          this.done();
+          reject(error);
+        },
+      );
+    });
+  }
+
   /** The call settled: clears the timer and aborts a created signal with {@link CALL_COMPLETED}. */
   done(): void {
     this.#reject = undefined;

@@ -3,10 +3,18 @@ import type { Invocation } from "../rpc/invocation.js";
 import { type RpcResult, resultOf } from "../rpc/result.js";
 import { createProviderContext, currentRpcContext, type RpcContext, runInRpcContext } from "./rpc-context.js";
 
-async function callAndAttachResponse(ctx: RpcContext, next: InvokeFn, inv: Invocation): Promise<RpcResult> {
-  const result = await next(inv);
-  if (!ctx.hasResponseAttachments()) return result;
-  return resultOf(result.value, { ...result.attachments, ...ctx.responseAttachments });
+function callAndAttachResponse(ctx: RpcContext, next: InvokeFn, inv: Invocation): Promise<RpcResult> {
+  let promise: Promise<RpcResult>;
+  try {
+    promise = next(inv);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // One step fewer than an async function; most calls set no response attachment.
+  return promise.then((result) => {
+    if (!ctx.hasResponseAttachments()) return result;
+    return resultOf(result.value, { ...result.attachments, ...ctx.responseAttachments });
+  });
 }
 
 /**

@@ -57,7 +57,9 @@ export class RpcContext {
   readonly remoteAddress: string | undefined;
   /** Provider side: this provider's `host:port`. */
   readonly localAddress: string | undefined;
-  #attachments: Map<string, unknown>;
+  /** Built on first use; until then a provider context reads the request's attachments from `#source`. */
+  #attachments: Map<string, unknown> | undefined;
+  #source: Attachments | undefined;
   #attachmentsView: Attachments | undefined;
   #response: Map<string, unknown> | undefined;
   #lastCall: CompletedCall | undefined;
@@ -66,6 +68,8 @@ export class RpcContext {
   constructor(init: {
     readonly side: RpcSide;
     readonly attachments?: Iterable<readonly [string, unknown]>;
+    /** Provider side: the request's attachments; the framework's keys are left out, lazily. */
+    readonly requestAttachments?: Attachments;
     readonly invocation?: Invocation | undefined;
     readonly remoteAddress?: string | undefined;
     readonly localAddress?: string | undefined;
@@ -74,7 +78,22 @@ export class RpcContext {
     this.invocation = init.invocation;
     this.remoteAddress = init.remoteAddress;
     this.localAddress = init.localAddress;
-    this.#attachments = new Map(init.attachments);
+    if (init.requestAttachments !== undefined) this.#source = init.requestAttachments;
+    else this.#attachments = new Map(init.attachments);
+  }
+
+  /** The attachment map, built from the request's attachments on first use (most calls never look). */
+  #map(): Map<string, unknown> {
+    if (this.#attachments === undefined) {
+      const map = new Map<string, unknown>();
+      const source = this.#source;
+      for (const key in source) {
+        if (!FRAMEWORK_ATTACHMENT_KEYS.has(key)) map.set(key, source[key]);
+      }
+      this.#attachments = map;
+      this.#source = undefined;
+    }
+    return this.#attachments;
   }
 
   /** Provider side: aborts when the caller gives up or the deadline passes. Never aborts on the consumer side. */
@@ -89,7 +108,7 @@ export class RpcContext {
   }
 
   getAttachment(key: string): unknown {
-    return this.#attachments.get(key);
+    return this.#map().get(key);
   }
 
   /** Sets an attachment sent with every call made from this context; `undefined` removes it. */
@@ -100,26 +119,26 @@ export class RpcContext {
         Code.InvalidArgument,
       );
     }
-    if (value === undefined) this.#attachments.delete(key);
-    else this.#attachments.set(key, value);
+    if (value === undefined) this.#map().delete(key);
+    else this.#map().set(key, value);
     this.#attachmentsView = undefined;
     return this;
   }
 
   removeAttachment(key: string): boolean {
     this.#attachmentsView = undefined;
-    return this.#attachments.delete(key);
+    return this.#map().delete(key);
   }
 
   hasAttachments(): boolean {
-    return this.#attachments.size > 0;
+    return this.#map().size > 0;
   }
 
   /** A frozen snapshot of this context's attachments (shared until the next change). */
   get attachments(): Attachments {
     if (this.#attachmentsView === undefined) {
-      this.#attachmentsView =
-        this.#attachments.size === 0 ? NO_ATTACHMENTS : Object.freeze(Object.fromEntries(this.#attachments));
+      const map = this.#map();
+      this.#attachmentsView = map.size === 0 ? NO_ATTACHMENTS : Object.freeze(Object.fromEntries(map));
     }
     return this.#attachmentsView;
   }
@@ -217,13 +236,9 @@ export function runInRpcContext<A extends unknown[], R>(
 
 /** @internal The provider context of one call: the request's user attachments and addresses. */
 export function createProviderContext(inv: Invocation, localAddress: string | undefined): RpcContext {
-  const attachments: Array<[string, unknown]> = [];
-  for (const key in inv.attachments) {
-    if (!FRAMEWORK_ATTACHMENT_KEYS.has(key)) attachments.push([key, inv.attachments[key]]);
-  }
   return new RpcContext({
     side: "provider",
-    attachments,
+    requestAttachments: inv.attachments,
     invocation: inv,
     remoteAddress: inv.remoteAddress,
     localAddress,

@@ -7,13 +7,6 @@ import {
   RpcError,
 } from "../../core/index.js";
 
-interface SignalState {
-  controller: AbortController | undefined;
-  timer: NodeJS.Timeout | undefined;
-}
-
-const states = new WeakMap<ProviderInvocation, SignalState>();
-
 function abortAtDeadline(inv: ProviderInvocation, controller: AbortController): void {
   controller.abort(
     new RpcError(
@@ -21,29 +14,6 @@ function abortAtDeadline(inv: ProviderInvocation, controller: AbortController): 
       Code.DeadlineExceeded,
     ),
   );
-}
-
-// One getter for every invocation (no closure per call): the signal and its deadline timer are
-// made only if some code asks for the signal, and `complete()` releases them.
-function signalGetter(this: ProviderInvocation): AbortSignal {
-  let state = states.get(this);
-  if (state === undefined) {
-    state = { controller: undefined, timer: undefined };
-    states.set(this, state);
-  }
-  if (state.controller === undefined) {
-    const controller = new AbortController();
-    state.controller = controller;
-    if (this.deadline !== undefined) {
-      const left = this.deadline - Date.now();
-      if (left <= 0) abortAtDeadline(this, controller);
-      else {
-        state.timer = setTimeout(abortAtDeadline, left, this, controller);
-        state.timer.unref();
-      }
-    }
-  }
-  return state.controller.signal;
 }
 
 /**
@@ -63,6 +33,21 @@ export class ProviderInvocation implements Invocation {
   readonly deadline: number | undefined;
   readonly oneWay: boolean;
   readonly remoteAddress: string | undefined;
+  #controller: AbortController | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #completed = false;
+
+  /**
+   * One shared descriptor for every invocation (no closure per call): the signal and its deadline
+   * timer are made only if some code asks for the signal, and `complete()` releases them.
+   */
+  static readonly #signalProperty: PropertyDescriptor = Object.freeze({
+    get(this: ProviderInvocation): AbortSignal {
+      return this.#signal();
+    },
+    enumerable: true,
+    configurable: false,
+  });
 
   constructor(init: Omit<Invocation, "signal">) {
     this.service = init.service;
@@ -77,15 +62,32 @@ export class ProviderInvocation implements Invocation {
     this.oneWay = init.oneWay;
     this.remoteAddress = init.remoteAddress;
     // An own enumerable accessor, so `{ ...inv }` in a filter copies a working signal.
-    Object.defineProperty(this, "signal", { get: signalGetter, enumerable: true, configurable: false });
+    Object.defineProperty(this, "signal", ProviderInvocation.#signalProperty);
+  }
+
+  #signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      if (this.#completed) controller.abort(CALL_COMPLETED);
+      else if (this.deadline !== undefined) {
+        const left = this.deadline - Date.now();
+        if (left <= 0) abortAtDeadline(this, controller);
+        else {
+          this.#timer = setTimeout(abortAtDeadline, left, this, controller);
+          this.#timer.unref();
+        }
+      }
+    }
+    return this.#controller.signal;
   }
 
   /** Ends the call: stops the deadline timer and aborts the signal (if anyone took it) as completed. */
   complete(): void {
-    const state = states.get(this);
-    if (state === undefined) return;
-    if (state.timer !== undefined) clearTimeout(state.timer);
-    state.controller?.abort(CALL_COMPLETED);
+    this.#completed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#controller?.abort(CALL_COMPLETED);
   }
 }
 

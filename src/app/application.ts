@@ -16,6 +16,7 @@ import {
 } from "../config/index.js";
 import {
   Code,
+  consoleLogger,
   currentRpcContext,
   type Exporter,
   type Invoker,
@@ -34,11 +35,6 @@ import { type ReferenceSite, referInvoker } from "./reference-invoker.js";
 import { type ExportSite, exportService } from "./service-export.js";
 
 export type { AppLogger } from "./extensions.js";
-
-const consoleAppLogger: AppLogger = {
-  warn: (message, error) => (error === undefined ? console.warn(message) : console.warn(message, error)),
-  info: () => {},
-};
 
 export interface DubboOptions extends DubboConfigOptions, ExtensionsOptions {
   /** A `dubbo.yaml` to load; the options given here override it setting by setting. */
@@ -245,5 +241,5 @@ export async function createDubbo(options: DubboOptions = {}): Promise<DubboAppl
   });
   const extensions = createExtensions(random === undefined ? {} : { random });
   assertExtensionNames(config, extensions);
-  return new DubboApplication(config, extensions, logger ?? consoleAppLogger, random);
+  return new DubboApplication(config, extensions, logger ?? consoleLogger, random);
 }

@@ -14,6 +14,7 @@ import {
   DEFAULT_LOADBALANCE,
   ExtensionPoint,
   type FilterExtension,
+  type Logger,
   type Protocol,
   RpcStatusTable,
 } from "../core/index.js";
@@ -47,10 +48,7 @@ export type ProtocolFactory = (context: ProtocolContext) => Protocol;
  * with `app.extensions.loadBalance.register("mine", factory)` before exporting or referring.
  */
 /** Where the application reports what nobody awaits (swallowed failsafe errors, retries, dropped links). */
-export interface AppLogger {
-  warn(message: string, error?: unknown): void;
-  info(message: string): void;
-}
+export type AppLogger = Logger;
 
 export interface Extensions {
   readonly protocol: ExtensionPoint<ProtocolFactory>;

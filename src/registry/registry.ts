@@ -1,4 +1,4 @@
-import type { Url } from "../core/index.js";
+import type { Logger, Url } from "../core/index.js";
 
 /**
  * Receives the registry's view of what a subscription matches. Every call carries the complete,
@@ -38,11 +38,11 @@ export interface Registry {
   destroy(): Promise<void>;
 }
 
-/** Where a registry reports what it recovered from (failed retries, unreadable nodes, cache errors). */
-export interface RegistryLogger {
-  warn(message: string, error?: unknown): void;
-  info?(message: string): void;
-}
+/**
+ * Where a registry reports what it recovered from (failed retries, unreadable nodes, cache errors):
+ * the application's `Logger`, of which a registry needs only `warn`.
+ */
+export type RegistryLogger = Pick<Logger, "warn"> & Partial<Pick<Logger, "info">>;
 
 export const consoleRegistryLogger: RegistryLogger = {
   warn(message, error) {

@@ -1,6 +1,5 @@
-import { BizError, DEFAULT_EXCEPTION_CLASS, type JavaType } from "../../core/index.js";
-import { EncodePathError, mismatch, toEncodeError, withSegment } from "./errors.js";
-import { GraphWriter } from "./graph-writer.js";
+import type { JavaType } from "../../core/index.js";
+import { mismatch, toEncodeError, withSegment } from "./errors.js";
 import { writeJavaTime } from "./java-time.js";
 import {
   BIG_DECIMAL,
@@ -10,37 +9,21 @@ import {
   decimalText,
   ENUM_FIELDS,
   magnitudeWords,
-  STACK_FIELDS,
-  STACK_TRACE_ELEMENT,
-  stackFramesOf,
   toBigInt,
 } from "./java-values.js";
-import { type Hessian2Options, type ResolvedHessian2Options, resolveHessian2Options } from "./options.js";
 import { arrayWireName, beanPlanOf, collectionWireName, declaredWireName } from "./type-names.js";
-
-const MIN_LONG = -(2n ** 63n);
-const MAX_LONG = 2n ** 63n - 1n;
-const INT_KEY = /^-?\d+$/;
-
-function classOf(value: object): string | undefined {
-  const cls = (value as { $class?: unknown }).$class;
-  return typeof cls === "string" ? cls : undefined;
-}
+import { classOf, UntypedWriter } from "./untyped-writer.js";
 
 /**
  * Hessian 2 encoder for one frame body. Untyped JS values map to their natural Hessian form; a
  * JavaType (from the service contract) makes the bytes exactly what Java's serializer for that
  * declared type would write, so callers never hand-wrap values.
+ * This file holds the entry point and the typed encoding; the layers below it are
+ * untyped-writer.ts (JS values as themselves), container-writer.ts (lists, maps), graph-writer.ts
+ * (references, class definitions, type table) and output-buffer.ts (bytes, scalar forms).
+ * Construct with `(options?)`.
  */
-export class Hessian2Writer extends GraphWriter {
-  private readonly options: ResolvedHessian2Options;
-  private depth = 0;
-
-  constructor(options?: Hessian2Options) {
-    super();
-    this.options = resolveHessian2Options(options);
-  }
-
+export class Hessian2Writer extends UntypedWriter {
   /** Writes one value. `path` names it in errors (e.g. `args[0]`). On error nothing of this value is kept. */
   writeValue(value: unknown, type?: JavaType, path = "value"): this {
     const mark = this.mark();
@@ -55,231 +38,7 @@ export class Hessian2Writer extends GraphWriter {
     return this;
   }
 
-  override reset(): void {
-    super.reset();
-    this.depth = 0;
-  }
-
-  private enter(): void {
-    if (++this.depth > this.options.maxDepth) {
-      throw new EncodePathError(
-        `nesting deeper than maxDepth (${this.options.maxDepth}); raise option maxDepth`,
-      );
-    }
-  }
-
-  // ---- untyped -------------------------------------------------------------------------------
-
-  private writeAny(value: unknown): void {
-    switch (typeof value) {
-      case "string":
-        this.writeString(value);
-        return;
-      case "number":
-        if ((value | 0) === value) {
-          if (value !== 0 || 1 / value > 0) this.writeInt(value);
-          else this.writeDouble(value); // -0 keeps its sign as a double
-        } else if (Number.isSafeInteger(value)) this.writeLong(value);
-        else this.writeDouble(value);
-        return;
-      case "boolean":
-        this.writeBoolean(value);
-        return;
-      case "bigint":
-        this.writeBigLong(value);
-        return;
-      case "undefined":
-        this.writeNull();
-        return;
-      case "object":
-        if (value === null) this.writeNull();
-        else this.writeObjectValue(value);
-        return;
-      default:
-        throw mismatch("a serializable value", value);
-    }
-  }
-
-  private writeBigLong(value: bigint): void {
-    if (value < MIN_LONG || value > MAX_LONG) throw mismatch("a 64-bit long", value);
-    this.writeLongBig(value);
-  }
-
-  private writeObjectValue(value: object): void {
-    if (Array.isArray(value)) {
-      const cls = classOf(value);
-      this.writeArrayList(value, cls === undefined ? null : collectionWireName(cls), undefined);
-    } else if (value instanceof Uint8Array) {
-      this.writeBinary(value);
-    } else if (value instanceof Date) {
-      this.writeValidDate(value);
-    } else if (value instanceof Map) {
-      const cls = classOf(value);
-      this.writeMapEntries(value, cls === undefined ? null : collectionWireName(cls), undefined, undefined);
-    } else if (value instanceof Set) {
-      this.writeIterable(value, collectionWireName(classOf(value) ?? "java.util.Set"), undefined);
-    } else if (value instanceof Error) {
-      this.writeThrowable(value);
-    } else {
-      const registered = this.options.classNames.get(value.constructor as new () => object);
-      const cls = registered ?? classOf(value);
-      if (cls === undefined) this.writePlainMap(value as Record<string, unknown>, null, undefined, undefined);
-      else this.writeBean(value as Record<string, unknown>, cls);
-    }
-  }
-
-  private writeValidDate(value: Date): void {
-    const ms = value.getTime();
-    if (Number.isNaN(ms)) throw mismatch("a valid Date", value);
-    this.writeDate(ms);
-  }
-
-  private writeArrayList(
-    list: readonly unknown[],
-    typeName: string | null,
-    element: JavaType | undefined,
-  ): void {
-    if (this.writeRefOrClaim(list)) return;
-    this.enter();
-    const n = list.length;
-    this.writeListHeader(n, typeName);
-    let i = 0;
-    try {
-      if (element === undefined) for (; i < n; i++) this.writeAny(list[i]);
-      else for (; i < n; i++) this.writeTyped(list[i], element);
-    } catch (error) {
-      throw withSegment(error, `[${i}]`);
-    }
-    this.depth--;
-  }
-
-  private writeIterable(
-    items: Iterable<unknown> & { size: number },
-    typeName: string | null,
-    element: JavaType | undefined,
-  ): void {
-    if (this.writeRefOrClaim(items)) return;
-    this.enter();
-    this.writeListHeader(items.size, typeName);
-    let i = 0;
-    try {
-      for (const item of items) {
-        if (element === undefined) this.writeAny(item);
-        else this.writeTyped(item, element);
-        i++;
-      }
-    } catch (error) {
-      throw withSegment(error, `[${i}]`);
-    }
-    this.depth--;
-  }
-
-  private writeMapEntries(
-    map: Map<unknown, unknown>,
-    typeName: string | null,
-    keyType: JavaType | undefined,
-    valueType: JavaType | undefined,
-  ): void {
-    if (this.writeRefOrClaim(map)) return;
-    this.enter();
-    this.writeMapHeader(typeName);
-    for (const [key, value] of map) {
-      try {
-        if (keyType === undefined) this.writeAny(key);
-        else this.writeTyped(key, keyType);
-        if (valueType === undefined) this.writeAny(value);
-        else this.writeTyped(value, valueType);
-      } catch (error) {
-        throw withSegment(error, `[${typeof key === "string" ? JSON.stringify(key) : String(key)}]`);
-      }
-    }
-    this.writeEnd();
-    this.depth--;
-  }
-
-  private writePlainMap(
-    record: Record<string, unknown>,
-    typeName: string | null,
-    keyType: JavaType | undefined,
-    valueType: JavaType | undefined,
-  ): void {
-    if (this.writeRefOrClaim(record)) return;
-    this.enter();
-    this.writeMapHeader(typeName);
-    const keys = Object.keys(record);
-    const n = keys.length;
-    let key = "";
-    try {
-      if (keyType === undefined && valueType === undefined) {
-        for (let i = 0; i < n; i++) {
-          key = keys[i]!;
-          this.writeString(key);
-          this.writeAny(record[key]);
-        }
-      } else {
-        const numericKeys = keyType !== undefined && isIntegral(keyType);
-        for (let i = 0; i < n; i++) {
-          key = keys[i]!;
-          if (numericKeys && INT_KEY.test(key)) this.writeTyped(Number(key), keyType);
-          else if (keyType === undefined) this.writeString(key);
-          else this.writeTyped(key, keyType);
-          const value = record[key];
-          if (valueType === undefined) this.writeAny(value);
-          else this.writeTyped(value, valueType);
-        }
-      }
-    } catch (error) {
-      throw withSegment(error, `.${key}`);
-    }
-    this.writeEnd();
-    this.depth--;
-  }
-
-  /** A plain object carrying `$class` (or a registered TS class): its own enumerable keys are the fields. */
-  private writeBean(bean: Record<string, unknown>, className: string): void {
-    if (this.writeRefOrClaim(bean)) return;
-    this.enter();
-    const fields = Object.keys(bean);
-    this.beginObject(className, fields);
-    let field = "";
-    try {
-      for (field of fields) this.writeAny(bean[field]);
-    } catch (error) {
-      throw withSegment(error, `.${field}`);
-    }
-    this.depth--;
-  }
-
-  /** Any Error as a Java Throwable: Java reads its class, `getMessage()`, cause and stack trace. */
-  private writeThrowable(error: Error): void {
-    if (this.writeRefOrClaim(error)) return;
-    this.enter();
-    const biz = error instanceof BizError ? error : undefined;
-    const extra = biz === undefined ? [] : Object.keys(biz.fields);
-    const javaClass = biz?.javaClass ?? DEFAULT_EXCEPTION_CLASS;
-    this.beginObject(javaClass, [...extra, "detailMessage", "cause", "stackTrace"]);
-    for (const key of extra) this.writeAny(biz?.fields[key]);
-    this.writeString(error.message);
-    if (error.cause instanceof Error) this.writeThrowable(error.cause);
-    else this.writeNull();
-    const frames = stackFramesOf(error);
-    this.claimAnonymousRef();
-    this.writeListHeader(frames.length, `[${STACK_TRACE_ELEMENT}`);
-    for (const frame of frames) {
-      this.beginObject(STACK_TRACE_ELEMENT, STACK_FIELDS);
-      this.claimAnonymousRef();
-      this.writeString(frame.declaringClass);
-      this.writeString(frame.methodName);
-      if (frame.fileName === null) this.writeNull();
-      else this.writeString(frame.fileName);
-      this.writeInt(frame.lineNumber);
-    }
-    this.depth--;
-  }
-
-  // ---- typed ---------------------------------------------------------------------------------
-
-  private writeTyped(value: unknown, type: JavaType): void {
+  protected writeTyped(value: unknown, type: JavaType): void {
     if (value === null || value === undefined) {
       if (type.primitive) throw mismatch(type.name, value);
       this.writeNull();
@@ -460,8 +219,4 @@ export class Hessian2Writer extends GraphWriter {
     }
     this.depth--;
   }
-}
-
-function isIntegral(type: JavaType): boolean {
-  return type.kind === "int" || type.kind === "long" || type.kind === "short" || type.kind === "byte";
 }

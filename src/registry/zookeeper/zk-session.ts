@@ -1,0 +1,129 @@
+import {
+  DEFAULT_CHECK,
+  DEFAULT_REGISTRY_SESSION_MS,
+  DEFAULT_REGISTRY_TIMEOUT_MS,
+  type Url,
+} from "../../core/index.js";
+import type { RegistryLogger } from "../registry.js";
+import { ZkClient, type ZkClientOptions, type ZkState } from "./zk-client.js";
+
+/** What the registry does when its ZooKeeper session changes. */
+export interface ZkSessionHooks {
+  /** True once the registry is destroyed: state changes are then ignored. */
+  isDestroyed(): boolean;
+  /** Connected on a new session (after expiry, or after a failed start): redo everything. */
+  onNewSession(): void;
+  /** Connected again on the same session: nodes and watches survived; catch up. */
+  onReconnected(): void;
+  /** The old session's client is closed: drop whatever was bound to it. */
+  onClientReplaced(): void;
+}
+
+/**
+ * The registry's ZooKeeper connection: the client built from the registry URL, its first connect,
+ * and the session lifecycle. A reconnect within the session is `onReconnected`; an expired session
+ * is replaced by a new client, which reports `onNewSession` once connected.
+ */
+export class ZkSession {
+  readonly #url: Url;
+  readonly #logger: RegistryLogger;
+  readonly #hooks: ZkSessionHooks;
+  readonly #clientOptions: ZkClientOptions;
+  readonly #timeoutMs: number;
+  #client: ZkClient;
+  #wasConnected = false;
+  #needsRecovery = false;
+
+  constructor(url: Url, logger: RegistryLogger, hooks: ZkSessionHooks) {
+    this.#url = url;
+    this.#logger = logger;
+    this.#hooks = hooks;
+    this.#timeoutMs = url.number("timeout", DEFAULT_REGISTRY_TIMEOUT_MS);
+    const username = url.username ?? url.get("username");
+    const password = url.password ?? url.get("password");
+    this.#clientOptions = {
+      connectString: [url.address, ...url.list("backup")].join(","),
+      sessionTimeoutMs: url.number("session", DEFAULT_REGISTRY_SESSION_MS),
+      operationTimeoutMs: this.#timeoutMs,
+      digest: username === undefined || username === "" ? undefined : `${username}:${password ?? ""}`,
+      onBadReply: (error) =>
+        logger.warn(`ZooKeeper ${url.address} sent a reply that could not be read; reconnecting`, error),
+    };
+    this.#client = this.#newClient();
+  }
+
+  /** The client of the current session; a different one after the session expired. */
+  get client(): ZkClient {
+    return this.#client;
+  }
+
+  /**
+   * Connects, waiting up to `timeout` ms. With `check=true` (default) a failure is an error;
+   * with `check=false` the client keeps trying in the background and recovers when connected.
+   */
+  async start(): Promise<void> {
+    try {
+      await this.#client.connect(this.#timeoutMs);
+      this.#wasConnected = true;
+    } catch (error) {
+      if (this.#url.boolean("check", DEFAULT_CHECK)) {
+        this.#client.close();
+        throw error;
+      }
+      this.#logger.warn(`${(error as Error).message}; retrying in the background (check=false)`);
+      this.#needsRecovery = true;
+    }
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+
+  #newClient(): ZkClient {
+    const client = new ZkClient(this.#clientOptions);
+    client.onState((state) => this.#onState(client, state));
+    return client;
+  }
+
+  #onState(client: ZkClient, state: ZkState): void {
+    if (client !== this.#client || this.#hooks.isDestroyed()) return;
+    switch (state) {
+      case "connected":
+        if (this.#needsRecovery) {
+          this.#needsRecovery = false;
+          this.#wasConnected = true;
+          this.#logger.info?.(
+            `ZooKeeper ${this.#url.address}: new session 0x${client.sessionId}, recovering`,
+          );
+          this.#hooks.onNewSession();
+        } else if (this.#wasConnected) {
+          this.#hooks.onReconnected();
+        }
+        this.#wasConnected = true;
+        return;
+      case "expired":
+        this.#logger.warn(
+          `ZooKeeper ${this.#url.address}: session 0x${client.sessionId} expired; opening a new session and re-registering`,
+        );
+        this.#replaceClient();
+        return;
+      case "auth-failed":
+        this.#logger.warn(
+          `ZooKeeper ${this.#url.address} rejected the digest credentials (check username/password of the registry URL)`,
+        );
+        return;
+      case "disconnected":
+        return;
+    }
+  }
+
+  #replaceClient(): void {
+    this.#client.close();
+    this.#hooks.onClientReplaced();
+    this.#needsRecovery = true;
+    this.#client = this.#newClient();
+    this.#client.connect(this.#timeoutMs).catch(() => {
+      // The client keeps trying; recovery runs on the "connected" event.
+    });
+  }
+}

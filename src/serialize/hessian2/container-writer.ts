@@ -1,0 +1,143 @@
+import type { JavaType } from "../../core/index.js";
+import { EncodePathError, withSegment } from "./errors.js";
+import { GraphWriter } from "./graph-writer.js";
+import { type Hessian2Options, type ResolvedHessian2Options, resolveHessian2Options } from "./options.js";
+
+const INT_KEY = /^-?\d+$/;
+
+/**
+ * Lists, sets and maps, each element written untyped or as its declared JavaType, with the
+ * nesting depth checked against `maxDepth` and the path of a failing element added to its error.
+ */
+export abstract class ContainerWriter extends GraphWriter {
+  protected readonly options: ResolvedHessian2Options;
+  protected depth = 0;
+
+  constructor(options?: Hessian2Options) {
+    super();
+    this.options = resolveHessian2Options(options);
+  }
+
+  /** A JS value in its natural Hessian form. */
+  protected abstract writeAny(value: unknown): void;
+  /** A value exactly as Java's serializer for its declared type writes it. */
+  protected abstract writeTyped(value: unknown, type: JavaType): void;
+
+  override reset(): void {
+    super.reset();
+    this.depth = 0;
+  }
+
+  protected enter(): void {
+    if (++this.depth > this.options.maxDepth) {
+      throw new EncodePathError(
+        `nesting deeper than maxDepth (${this.options.maxDepth}); raise option maxDepth`,
+      );
+    }
+  }
+
+  protected writeArrayList(
+    list: readonly unknown[],
+    typeName: string | null,
+    element: JavaType | undefined,
+  ): void {
+    if (this.writeRefOrClaim(list)) return;
+    this.enter();
+    const n = list.length;
+    this.writeListHeader(n, typeName);
+    let i = 0;
+    try {
+      if (element === undefined) for (; i < n; i++) this.writeAny(list[i]);
+      else for (; i < n; i++) this.writeTyped(list[i], element);
+    } catch (error) {
+      throw withSegment(error, `[${i}]`);
+    }
+    this.depth--;
+  }
+
+  protected writeIterable(
+    items: Iterable<unknown> & { size: number },
+    typeName: string | null,
+    element: JavaType | undefined,
+  ): void {
+    if (this.writeRefOrClaim(items)) return;
+    this.enter();
+    this.writeListHeader(items.size, typeName);
+    let i = 0;
+    try {
+      for (const item of items) {
+        if (element === undefined) this.writeAny(item);
+        else this.writeTyped(item, element);
+        i++;
+      }
+    } catch (error) {
+      throw withSegment(error, `[${i}]`);
+    }
+    this.depth--;
+  }
+
+  protected writeMapEntries(
+    map: Map<unknown, unknown>,
+    typeName: string | null,
+    keyType: JavaType | undefined,
+    valueType: JavaType | undefined,
+  ): void {
+    if (this.writeRefOrClaim(map)) return;
+    this.enter();
+    this.writeMapHeader(typeName);
+    for (const [key, value] of map) {
+      try {
+        if (keyType === undefined) this.writeAny(key);
+        else this.writeTyped(key, keyType);
+        if (valueType === undefined) this.writeAny(value);
+        else this.writeTyped(value, valueType);
+      } catch (error) {
+        throw withSegment(error, `[${typeof key === "string" ? JSON.stringify(key) : String(key)}]`);
+      }
+    }
+    this.writeEnd();
+    this.depth--;
+  }
+
+  protected writePlainMap(
+    record: Record<string, unknown>,
+    typeName: string | null,
+    keyType: JavaType | undefined,
+    valueType: JavaType | undefined,
+  ): void {
+    if (this.writeRefOrClaim(record)) return;
+    this.enter();
+    this.writeMapHeader(typeName);
+    const keys = Object.keys(record);
+    const n = keys.length;
+    let key = "";
+    try {
+      if (keyType === undefined && valueType === undefined) {
+        for (let i = 0; i < n; i++) {
+          key = keys[i]!;
+          this.writeString(key);
+          this.writeAny(record[key]);
+        }
+      } else {
+        const numericKeys = keyType !== undefined && isIntegral(keyType);
+        for (let i = 0; i < n; i++) {
+          key = keys[i]!;
+          if (numericKeys && INT_KEY.test(key)) this.writeTyped(Number(key), keyType);
+          else if (keyType === undefined) this.writeString(key);
+          else this.writeTyped(key, keyType);
+          const value = record[key];
+          if (valueType === undefined) this.writeAny(value);
+          else this.writeTyped(value, valueType);
+        }
+      }
+    } catch (error) {
+      throw withSegment(error, `.${key}`);
+    }
+    this.writeEnd();
+    this.depth--;
+  }
+}
+
+function isIntegral(type: JavaType): boolean {
+  return type.kind === "int" || type.kind === "long" || type.kind === "short" || type.kind === "byte";
+}

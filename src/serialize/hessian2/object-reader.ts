@@ -1,0 +1,93 @@
+import type { JavaType } from "../../core/index.js";
+import { type ClassDef, createClassDef, fieldTypesOf, Special, sharedClassDef } from "./class-def.js";
+import { dataLoss } from "./errors.js";
+import { GraphReader } from "./graph-reader.js";
+import { setField } from "./java-object.js";
+import { fromTimeHandle } from "./java-time.js";
+import { fromBigIntegerFields, toBizError } from "./java-values.js";
+import type { HessianClass } from "./options.js";
+
+/**
+ * Class definitions and the objects that use them: a plain object on the class's prototype, an
+ * instance of a registered TS class, or the JS value a special Java class stands for (BigDecimal,
+ * BigInteger, java.time, Throwable).
+ */
+export abstract class ObjectReader extends GraphReader {
+  private readonly classDefs: ClassDef[] = [];
+  /** The registered TS class of each class definition, when `classes` is not empty. */
+  private readonly registered: (HessianClass | undefined)[] = [];
+
+  protected readClassDef(): void {
+    const name = this.readName("class name");
+    const known = sharedClassDef(name);
+    if (known !== undefined && this.skipBytes(known.tail)) {
+      this.classDefs.push(known);
+      if (this.options.classes.size > 0) this.registered.push(this.options.classes.get(name));
+      return;
+    }
+    const tailStart = this.pos;
+    const count = this.readLength("class field count");
+    this.checkCount(count, `class ${name}`);
+    // While the names match a definition seen before, no field array is built.
+    let fields: string[] | null = known !== undefined && known.fields.length === count ? null : [];
+    for (let i = 0; i < count; i++) {
+      const field = this.readName(`field name of class ${name}`);
+      if (fields === null) {
+        if (field === known!.fields[i]) continue;
+        fields = known!.fields.slice(0, i);
+      }
+      fields.push(field);
+    }
+    this.classDefs.push(
+      fields === null ? known! : createClassDef(name, fields, this.buf.subarray(tailStart, this.pos)),
+    );
+    if (this.options.classes.size > 0) this.registered.push(this.options.classes.get(name));
+  }
+
+  protected readObject(index: number, t: JavaType | undefined): unknown {
+    const def = this.classDefs[index];
+    if (def === undefined) {
+      throw dataLoss(
+        this.pos,
+        `object refers to class definition #${index}, but only ${this.classDefs.length} are defined`,
+      );
+    }
+    this.enter();
+    const refIndex = this.refs.length;
+    const registered = this.registered.length === 0 ? undefined : this.registered[index];
+    const instance = registered === undefined ? Object.create(def.proto) : new registered();
+    const obj = instance as Record<string, unknown>;
+    this.refs.push(obj);
+    const fieldTypes = fieldTypesOf(def, t);
+    const fields = def.fields;
+    const n = fields.length;
+    if (def.unsafeNames) {
+      for (let i = 0; i < n; i++) setField(obj, fields[i]!, this.read(fieldTypes?.[i]));
+    } else if (fieldTypes === undefined) {
+      for (let i = 0; i < n; i++) obj[fields[i]!] = this.read(undefined);
+    } else {
+      for (let i = 0; i < n; i++) obj[fields[i]!] = this.read(fieldTypes[i]);
+    }
+    this.depth--;
+    let result: unknown = obj;
+    if (def.special !== Special.None && registered === undefined) result = convertSpecial(def, obj);
+    else if (t !== undefined && t.kind === "enum" && typeof obj.name === "string") result = obj.name;
+    if (result !== obj) this.refs[refIndex] = result;
+    return result;
+  }
+}
+
+function convertSpecial(def: ClassDef, obj: Record<string, unknown>): unknown {
+  switch (def.special) {
+    case Special.BigDecimal:
+      return typeof obj.value === "string" ? obj.value : obj;
+    case Special.BigInteger:
+      return fromBigIntegerFields(obj);
+    case Special.Time:
+      return fromTimeHandle(def.name, obj) ?? obj;
+    case Special.Throwable:
+      return toBizError(def.name, obj);
+    default:
+      return obj;
+  }
+}

@@ -3,9 +3,9 @@ import {
   CallControl,
   Code,
   DEFAULT_TIMEOUT_MS,
-  type Invocation,
   type Invoker,
   type JavaType,
+  LazySignalInvocation,
   RpcError,
   type RpcResult,
   type Url,
@@ -65,46 +65,29 @@ export function createCallPlan(url: Url, service: string, init: PlanInit): CallP
   });
 }
 
-/**
- * The invocation of one stub call. `signal` is an own enumerable accessor (so `{ ...inv }` copies a
- * working signal) defined from one shared descriptor: an object literal with a getter costs several
- * times more per call.
- */
-class PlannedInvocation implements Invocation {
-  readonly service: string;
-  readonly group: string | undefined;
-  readonly version: string | undefined;
-  readonly method: string;
-  readonly parameterTypes: readonly JavaType[];
-  readonly returnType: JavaType | undefined;
-  readonly args: readonly unknown[];
-  readonly attachments: Attachments;
-  declare readonly signal: AbortSignal;
-  readonly deadline: number | undefined;
-  readonly oneWay: boolean;
+/** The invocation of one stub call: its signal is the call control's, made when first read. */
+class PlannedInvocation extends LazySignalInvocation {
   readonly #control: CallControl;
 
-  static readonly #signalProperty: PropertyDescriptor = Object.freeze({
-    get(this: PlannedInvocation): AbortSignal {
-      return this.#control.signal;
-    },
-    enumerable: true,
-    configurable: false,
-  });
-
   constructor(plan: CallPlan, args: readonly unknown[], control: CallControl) {
-    this.service = plan.service;
-    this.group = plan.group;
-    this.version = plan.version;
-    this.method = plan.method;
-    this.parameterTypes = plan.parameterTypes;
-    this.returnType = plan.returnType;
-    this.args = args;
-    this.attachments = plan.attachments;
-    Object.defineProperty(this, "signal", PlannedInvocation.#signalProperty);
-    this.deadline = control.deadline;
-    this.oneWay = plan.oneWay;
+    super({
+      service: plan.service,
+      group: plan.group,
+      version: plan.version,
+      method: plan.method,
+      parameterTypes: plan.parameterTypes,
+      returnType: plan.returnType,
+      args,
+      attachments: plan.attachments,
+      deadline: control.deadline,
+      oneWay: plan.oneWay,
+      remoteAddress: undefined,
+    });
     this.#control = control;
+  }
+
+  protected currentSignal(): AbortSignal {
+    return this.#control.signal;
   }
 }
 

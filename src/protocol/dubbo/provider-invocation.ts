@@ -1,11 +1,4 @@
-import {
-  type Attachments,
-  CALL_COMPLETED,
-  Code,
-  type Invocation,
-  type JavaType,
-  RpcError,
-} from "../../core/index.js";
+import { CALL_COMPLETED, Code, LazySignalInvocation, RpcError } from "../../core/index.js";
 
 function abortAtDeadline(inv: ProviderInvocation, controller: AbortController): void {
   controller.abort(
@@ -20,49 +13,14 @@ function abortAtDeadline(inv: ProviderInvocation, controller: AbortController): 
  * A call as the provider decoded it. Its `signal` aborts when the caller's deadline (the `timeout`
  * attachment, from when the request arrived) passes or when the call completes.
  */
-export class ProviderInvocation implements Invocation {
-  readonly service: string;
-  readonly group: string | undefined;
-  readonly version: string | undefined;
-  readonly method: string;
-  readonly parameterTypes: readonly JavaType[];
-  readonly returnType: JavaType | undefined;
-  readonly args: readonly unknown[];
-  readonly attachments: Attachments;
-  declare readonly signal: AbortSignal;
-  readonly deadline: number | undefined;
-  readonly oneWay: boolean;
-  readonly remoteAddress: string | undefined;
+export class ProviderInvocation extends LazySignalInvocation {
   #controller: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
   #completed = false;
 
-  /**
-   * One shared descriptor for every invocation (no closure per call): the signal and its deadline
-   * timer are made only if some code asks for the signal, and `complete()` releases them.
-   */
-  static readonly #signalProperty: PropertyDescriptor = Object.freeze({
-    get(this: ProviderInvocation): AbortSignal {
-      return this.#signal();
-    },
-    enumerable: true,
-    configurable: false,
-  });
-
-  constructor(init: Omit<Invocation, "signal">) {
-    this.service = init.service;
-    this.group = init.group;
-    this.version = init.version;
-    this.method = init.method;
-    this.parameterTypes = init.parameterTypes;
-    this.returnType = init.returnType;
-    this.args = init.args;
-    this.attachments = init.attachments;
-    this.deadline = init.deadline;
-    this.oneWay = init.oneWay;
-    this.remoteAddress = init.remoteAddress;
-    // An own enumerable accessor, so `{ ...inv }` in a filter copies a working signal.
-    Object.defineProperty(this, "signal", ProviderInvocation.#signalProperty);
+  /** The signal and its deadline timer are made only if some code asks for the signal. */
+  protected currentSignal(): AbortSignal {
+    return this.#signal();
   }
 
   #signal(): AbortSignal {

@@ -155,7 +155,7 @@ export async function runE2eBench(options: E2eBenchOptions = {}): Promise<E2eBen
   const workloads = options.workloads ?? WORKLOADS;
   const concurrencies = options.concurrencies ?? [1, 64];
   const rounds = Math.max(2, options.rounds ?? 3);
-  const warmupMs = options.warmupMs ?? 300;
+  const warmupMs = options.warmupMs ?? 1000;
   const durationMs = options.durationMs ?? 1500;
   const write = options.write ?? ((text: string) => process.stdout.write(text));
   if (options.cpuProfileDir !== undefined) mkdirSync(options.cpuProfileDir, { recursive: true });

@@ -1,18 +1,16 @@
 // Compiles and runs the Java conformance harness (java/ beside this file) against Debian's Caucho
 // Hessian jar. Compiled classes are cached under .tmp/ keyed by a hash of the sources, so only the
 // first run after a change pays for javac.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { type ChildProcess, spawn } from "node:child_process";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compileJavaHarness, HESSIAN_JAR, missingJavaTool } from "../java-build.js";
 
-export const HESSIAN_JAR = "/usr/share/java/hessian.jar";
+export { HESSIAN_JAR } from "../java-build.js";
+
 const HERE = dirname(fileURLToPath(import.meta.url));
-const JAVA_SOURCES = join(HERE, "java");
-const REPO_ROOT = join(HERE, "..", "..", "..");
-const CACHE_ROOT = join(REPO_ROOT, ".tmp", "hessian-harness");
 const MAIN_CLASS = "dubbots.interop.HessianHarness";
+const SUITE = "Java Hessian conformance tests";
 
 /** Caucho reflects into JDK classes (Throwable, BigInteger, collections); Java 17 needs them opened. */
 const JVM_FLAGS = [
@@ -24,75 +22,13 @@ const JVM_FLAGS = [
   "--add-opens=java.base/java.time=ALL-UNNAMED",
 ];
 
-const INSTALL_HINT =
-  "Install with: sudo apt-get install -y openjdk-17-jdk-headless libhessian-java " +
-  "(npm test installs libhessian-java itself when run as root).";
-
 function missingToolError(what: string): Error {
-  return new Error(`The Java Hessian conformance tests need ${what}. ${INSTALL_HINT}`);
-}
-
-function requireJar(): void {
-  if (!existsSync(HESSIAN_JAR)) throw missingToolError(`${HESSIAN_JAR} (Debian package libhessian-java)`);
-}
-
-function javaFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith(".java")) files.push(join(entry.parentPath, entry.name));
-  }
-  return files.sort();
-}
-
-function sourceHash(files: readonly string[]): string {
-  const hash = createHash("sha256");
-  hash.update(readFileSync(HESSIAN_JAR));
-  for (const file of files) {
-    hash.update(relative(JAVA_SOURCES, file));
-    hash.update("\0");
-    hash.update(readFileSync(file));
-    hash.update("\0");
-  }
-  return hash.digest("hex").slice(0, 16);
+  return missingJavaTool(SUITE, what);
 }
 
 /** Returns the class directory, compiling the harness only when its sources (or the jar) changed. */
 export function compileHarness(): string {
-  requireJar();
-  const files = javaFiles(JAVA_SOURCES);
-  const classes = join(CACHE_ROOT, sourceHash(files));
-  if (existsSync(join(classes, ".complete"))) return classes;
-  // Compile beside the final directory and rename, so a concurrent test file never sees half a build.
-  const staging = `${classes}.${process.pid}.staging`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  const javac = spawnSync(
-    "javac",
-    ["-nowarn", "-encoding", "UTF-8", "-d", staging, "-cp", HESSIAN_JAR, ...files],
-    { encoding: "utf8", timeout: 120_000 },
-  );
-  if (javac.error !== undefined && (javac.error as NodeJS.ErrnoException).code === "ENOENT") {
-    rmSync(staging, { recursive: true, force: true });
-    throw missingToolError("javac (a JDK, 17 or newer)");
-  }
-  if (javac.status !== 0) {
-    rmSync(staging, { recursive: true, force: true });
-    throw new Error(`javac failed for the Hessian harness:\n${javac.stderr}${javac.error?.message ?? ""}`);
-  }
-  writeFileSync(join(staging, ".complete"), "");
-  try {
-    renameSync(staging, classes);
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    if (!existsSync(join(classes, ".complete"))) throw error;
-  }
-  // Builds of older sources are dead weight; staging directories may belong to a concurrent run.
-  for (const entry of readdirSync(CACHE_ROOT)) {
-    if (join(CACHE_ROOT, entry) !== classes && !entry.endsWith(".staging")) {
-      rmSync(join(CACHE_ROOT, entry), { recursive: true, force: true });
-    }
-  }
-  return classes;
+  return compileJavaHarness({ sourcesDir: join(HERE, "java"), cacheName: "hessian-harness", suite: SUITE });
 }
 
 export interface HarnessRun {

@@ -2,18 +2,17 @@
 // Classes are cached under .tmp/ keyed by a hash of the sources and the jar, so javac runs only
 // when they change. Client mode prints one JSON line per response; server mode prints its port and
 // then one JSON line per connection, request and heartbeat.
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { compileJavaHarness, HESSIAN_JAR, missingJavaTool } from "../java-build.js";
 
-export const HESSIAN_JAR = "/usr/share/java/hessian.jar";
+export { HESSIAN_JAR } from "../java-build.js";
+
 const HERE = dirname(fileURLToPath(import.meta.url));
-const JAVA_SOURCES = join(HERE, "java");
-const CACHE_ROOT = join(HERE, "..", "..", "..", ".tmp", "java-dubbo-harness");
 const MAIN_CLASS = "dubbots.javadubbo.JavaDubboHarness";
+const SUITE = "Java Dubbo interop tests";
 
 /** Caucho reflects into JDK classes (Throwable, collections); Java 17 needs them opened. */
 const JVM_FLAGS = [
@@ -23,62 +22,17 @@ const JVM_FLAGS = [
   "--add-opens=java.base/java.util=ALL-UNNAMED",
 ];
 
-const INSTALL_HINT =
-  "Install with: sudo apt-get install -y openjdk-17-jdk-headless libhessian-java " +
-  "(npm test installs libhessian-java itself when run as root).";
-
 function missing(what: string): Error {
-  return new Error(`The Java Dubbo interop tests need ${what}. ${INSTALL_HINT}`);
-}
-
-function javaFiles(): string[] {
-  return readdirSync(JAVA_SOURCES, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith(".java"))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-}
-
-function sourceHash(files: readonly string[]): string {
-  const hash = createHash("sha256");
-  hash.update(readFileSync(HESSIAN_JAR));
-  for (const file of files) hash.update(`${relative(JAVA_SOURCES, file)}\0`).update(readFileSync(file));
-  return hash.digest("hex").slice(0, 16);
+  return missingJavaTool(SUITE, what);
 }
 
 /** The class directory; compiles only when the sources or the jar changed. */
 export function compileJavaDubboHarness(): string {
-  if (!existsSync(HESSIAN_JAR)) throw missing(`${HESSIAN_JAR} (Debian package libhessian-java)`);
-  const files = javaFiles();
-  const classes = join(CACHE_ROOT, sourceHash(files));
-  if (existsSync(join(classes, ".complete"))) return classes;
-  // Build beside the final directory and rename, so a concurrent test never sees half a build.
-  const staging = `${classes}.${process.pid}.staging`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  const javac = spawnSync(
-    "javac",
-    ["-nowarn", "-encoding", "UTF-8", "-d", staging, "-cp", HESSIAN_JAR, ...files],
-    {
-      encoding: "utf8",
-      timeout: 120_000,
-    },
-  );
-  if ((javac.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
-    rmSync(staging, { recursive: true, force: true });
-    throw missing("javac (a JDK, 17 or newer)");
-  }
-  if (javac.status !== 0) {
-    rmSync(staging, { recursive: true, force: true });
-    throw new Error(`javac failed for the Java Dubbo harness:\n${javac.stderr}${javac.error?.message ?? ""}`);
-  }
-  writeFileSync(join(staging, ".complete"), "");
-  try {
-    renameSync(staging, classes);
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    if (!existsSync(join(classes, ".complete"))) throw error;
-  }
-  return classes;
+  return compileJavaHarness({
+    sourcesDir: join(HERE, "java"),
+    cacheName: "java-dubbo-harness",
+    suite: SUITE,
+  });
 }
 
 function spawnJava(args: readonly string[]): ChildProcessWithoutNullStreams {

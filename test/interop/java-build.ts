@@ -1,0 +1,92 @@
+// Builds a Java harness of ours against Debian's Caucho Hessian jar. Classes are cached under
+// .tmp/<cacheName>/ keyed by a hash of the sources and the jar, so javac runs only after a change.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const HESSIAN_JAR = "/usr/share/java/hessian.jar";
+
+const CACHE_BASE = join(dirname(fileURLToPath(import.meta.url)), "..", "..", ".tmp");
+
+const INSTALL_HINT =
+  "Install with: sudo apt-get install -y openjdk-17-jdk-headless libhessian-java " +
+  "(npm test installs libhessian-java itself when run as root).";
+
+/** The error for a missing JDK tool or jar, naming what to install. `suite` names the tests. */
+export function missingJavaTool(suite: string, what: string): Error {
+  return new Error(`The ${suite} need ${what}. ${INSTALL_HINT}`);
+}
+
+export interface JavaHarnessSources {
+  /** The folder holding the `.java` files (searched recursively). */
+  readonly sourcesDir: string;
+  /** The folder under `.tmp/` for the compiled classes. */
+  readonly cacheName: string;
+  /** What the tests are, for error messages: e.g. "Java Hessian conformance tests". */
+  readonly suite: string;
+}
+
+function javaFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".java"))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+function sourceHash(sourcesDir: string, files: readonly string[]): string {
+  const hash = createHash("sha256");
+  hash.update(readFileSync(HESSIAN_JAR));
+  for (const file of files)
+    hash
+      .update(`${relative(sourcesDir, file)}\0`)
+      .update(readFileSync(file))
+      .update("\0");
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** Returns the class directory, compiling only when the sources (or the jar) changed. */
+export function compileJavaHarness(sources: JavaHarnessSources): string {
+  if (!existsSync(HESSIAN_JAR)) {
+    throw missingJavaTool(sources.suite, `${HESSIAN_JAR} (Debian package libhessian-java)`);
+  }
+  const cacheRoot = join(CACHE_BASE, sources.cacheName);
+  const files = javaFiles(sources.sourcesDir);
+  const classes = join(cacheRoot, sourceHash(sources.sourcesDir, files));
+  if (existsSync(join(classes, ".complete"))) return classes;
+  // Compile beside the final directory and rename, so a concurrent test file never sees half a build.
+  const staging = `${classes}.${process.pid}.staging`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  const javac = spawnSync(
+    "javac",
+    ["-nowarn", "-encoding", "UTF-8", "-d", staging, "-cp", HESSIAN_JAR, ...files],
+    {
+      encoding: "utf8",
+      timeout: 120_000,
+    },
+  );
+  if ((javac.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+    rmSync(staging, { recursive: true, force: true });
+    throw missingJavaTool(sources.suite, "javac (a JDK, 17 or newer)");
+  }
+  if (javac.status !== 0) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(`javac failed for the ${sources.suite}:\n${javac.stderr}${javac.error?.message ?? ""}`);
+  }
+  writeFileSync(join(staging, ".complete"), "");
+  try {
+    renameSync(staging, classes);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(join(classes, ".complete"))) throw error;
+  }
+  // Builds of older sources are dead weight; staging directories may belong to a concurrent run.
+  for (const entry of readdirSync(cacheRoot)) {
+    if (join(cacheRoot, entry) !== classes && !entry.endsWith(".staging")) {
+      rmSync(join(cacheRoot, entry), { recursive: true, force: true });
+    }
+  }
+  return classes;
+}

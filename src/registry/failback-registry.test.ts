@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { Url } from "../core/index.js";
+import { waitFor } from "../testing/index.js";
 import { FailbackRegistry } from "./failback-registry.js";
 import type { NotifyListener, RegistryLogger } from "./registry.js";
 
@@ -72,14 +73,6 @@ function registryUrl(params: Record<string, string | number> = {}): Url {
 
 const provider = (port: number) => Url.parse(`dubbo://10.0.0.5:${port}/com.foo.Demo?interface=com.foo.Demo`);
 const subscription = Url.parse("consumer://10.0.0.1/com.foo.Demo?interface=com.foo.Demo&category=providers");
-
-async function waitFor(what: string, predicate: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 test("failback registry - a failed register is retried until it succeeds (check=false)", async () => {
   const registry = new FlakyRegistry(registryUrl({ check: "false" }), { logger });

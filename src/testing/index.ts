@@ -7,3 +7,4 @@ export {
   unavailableError,
 } from "./fake-invoker.js";
 export { createSeededRandom } from "./seeded-random.js";
+export { waitFor } from "./wait-for.js";

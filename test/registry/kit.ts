@@ -2,7 +2,6 @@
 // shaped as the config layer builds them, a consumer-side cluster, and a provider in a child
 // process (so a test can kill it for real).
 
-import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import {
@@ -91,24 +90,7 @@ export function consumerExtensions(): {
   return { cluster: (directory) => createClusterInvoker(directory, context, clusters), routerFactories };
 }
 
-/** Polls `predicate` every 50 ms until it holds, failing the test after `timeoutMs`. */
-export async function waitFor(
-  what: string,
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (
-      await Promise.resolve()
-        .then(predicate)
-        .catch(() => false)
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
+export { waitFor } from "../../src/testing/index.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/registry-provider.ts", import.meta.url));
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { freePort, startZooKeeper, type ZooKeeperServer } from "../../../scripts/zookeeper.mjs";
 import { Url } from "../../core/index.js";
+import { waitFor } from "../../testing/index.js";
 import type { NotifyListener, RegistryLogger } from "../registry.js";
 import { ZkClient } from "./zk-client.js";
 import { createZookeeperRegistry, type ZookeeperRegistry } from "./zookeeper-registry.js";
@@ -54,24 +55,6 @@ async function inspector(): Promise<ZkClient> {
   await client.connect(10_000);
   inspectors.push(client);
   return client;
-}
-
-async function waitFor(
-  what: string,
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (
-      await Promise.resolve()
-        .then(predicate)
-        .catch(() => false)
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /** A listener that keeps every notification and the latest list per category. */

@@ -12,12 +12,8 @@ import { Status } from "./status.js";
 const call = { service: "org.apache.dubbo.demo.DemoService", method: "sayHello" };
 const quiet: Logger = { warn() {}, info() {} };
 
-async function until(predicate: () => boolean, what: string, limitMs = 5000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+function until(predicate: () => boolean, what: string, limitMs = 5000): Promise<void> {
+  return waitFor(what, predicate, limitMs);
 }
 
 const echo: RequestHandler = (req) => Buffer.concat([Buffer.from("echo:"), req.body]);
@@ -375,6 +371,7 @@ describe("exchange", () => {
 });
 
 import { createRequire } from "node:module";
+import { waitFor } from "../testing/index.js";
 
 function require_net(): typeof import("node:net") {
   return createRequire(import.meta.url)("node:net") as typeof import("node:net");

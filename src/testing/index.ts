@@ -7,4 +7,4 @@ export {
   unavailableError,
 } from "./fake-invoker.js";
 export { createSeededRandom } from "./seeded-random.js";
-export { waitFor } from "./wait-for.js";
+export { pollUntil, waitFor } from "./wait-for.js";

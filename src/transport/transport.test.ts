@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server, type Socket } from "node:net";
 import { describe, it } from "node:test";
 import { Code, RpcError } from "../core/index.js";
+import { waitFor } from "../testing/index.js";
 import type { Channel, ChannelHandler } from "./channel.js";
 import { connectTransport } from "./client.js";
 import type { Logger } from "./logger.js";
@@ -47,12 +48,8 @@ function capturingLogger(): Logger & { warnings: string[] } {
   return { warnings, warn: (m) => warnings.push(m), info() {} };
 }
 
-async function until(predicate: () => boolean, what: string, limitMs = 3000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+function until(predicate: () => boolean, what: string, limitMs = 3000): Promise<void> {
+  return waitFor(what, predicate, limitMs);
 }
 
 describe("transport", () => {

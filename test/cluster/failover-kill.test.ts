@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { type AppLogger, createDubbo, Url } from "../../src/index.js";
+import { pollUntil } from "../../src/testing/index.js";
 import { CLUSTER_SERVICE_INTERFACE, ClusterService } from "./fixtures/cluster-service.js";
 import { describeFailures, type Load, seededRandom, startLoad } from "./load.js";
 import {
@@ -11,7 +12,6 @@ import {
   directUrls,
   killAll,
   spawnClusterProviders,
-  waitFor,
 } from "./spawn-cluster-provider.js";
 
 const CONCURRENCY = 16;
@@ -60,14 +60,14 @@ async function killMidLoad(signal: "SIGKILL" | "SIGTERM") {
   });
   try {
     // Mid-load: the victim has served calls and has calls in flight when the signal lands.
-    const busy = await waitFor(() => load.served(victim.id) >= 30 && victimActive() > 0, 15_000);
+    const busy = await pollUntil(() => load.served(victim.id) >= 30 && victimActive() > 0, 15_000);
     assert.ok(busy, `the victim never had calls in flight (served ${load.served(victim.id)})`);
     const issuedAtSignal = load.issued;
     victim.kill(signal);
-    const gone = await waitFor(() => victim.hasExited(), 15_000);
+    const gone = await pollUntil(() => victim.hasExited(), 15_000);
     assert.ok(gone, `${victim.id} did not exit within 15 s of ${signal}: ${victim.stderr()}`);
     const issuedAtExit = load.issued;
-    const enough = await waitFor(() => load.issued >= issuedAtExit + CALLS_AFTER_EXIT, 30_000);
+    const enough = await pollUntil(() => load.issued >= issuedAtExit + CALLS_AFTER_EXIT, 30_000);
     await load.stop();
     assert.ok(enough, `only ${load.issued - issuedAtExit} calls were issued after the exit`);
     const victimFailedAttempts = app.extensions.rpcStatus.of(victimUrl, "whoami").failed;

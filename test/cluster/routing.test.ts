@@ -13,9 +13,10 @@ import { createClusterInvoker, createStaticDirectory } from "../../src/cluster/i
 import { Code, createDubbo, RpcError, Url } from "../../src/index.js";
 import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createStub } from "../../src/proxy/index.js";
+import { pollUntil } from "../../src/testing/index.js";
 import { CLUSTER_SERVICE_INTERFACE, ClusterService } from "./fixtures/cluster-service.js";
 import { seededRandom } from "./load.js";
-import { type ClusterProvider, killAll, spawnClusterProviders, waitFor } from "./spawn-cluster-provider.js";
+import { type ClusterProvider, killAll, spawnClusterProviders } from "./spawn-cluster-provider.js";
 
 const quiet = { warn: () => {}, info: () => {} };
 const CALLS = 60;
@@ -95,7 +96,7 @@ describe("cluster routing and mock over real sockets", () => {
       // With p2 gone the rule leaves nothing to call (force=true): failover must not fall back to
       // p1/p3, and the error says why each provider was not used.
       p2.kill("SIGKILL");
-      assert.ok(await waitFor(() => !invokers[1]!.isAvailable(), 10_000), "p2's link never closed");
+      assert.ok(await pollUntil(() => !invokers[1]!.isAvailable(), 10_000), "p2's link never closed");
       await assert.rejects(stub.whoamiToo("after"), (e: unknown) => {
         assert.ok(e instanceof RpcError, String(e));
         assert.equal(e.code, Code.Unavailable, e.message);

@@ -88,13 +88,3 @@ export async function killAll(providers: readonly ClusterProvider[], limitMs = 5
 export function directUrls(providers: readonly ClusterProvider[]): string {
   return providers.map((p) => `dubbo://127.0.0.1:${p.port}`).join(";");
 }
-
-/** Polls `check` every 10 ms until it holds or `limitMs` passes; returns whether it held. */
-export async function waitFor(check: () => boolean, limitMs: number): Promise<boolean> {
-  const until = Date.now() + limitMs;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return check();
-}

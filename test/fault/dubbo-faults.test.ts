@@ -4,9 +4,10 @@ import { after, describe, it } from "node:test";
 import { Code, isRetryable, RpcError, Url } from "../../src/core/index.js";
 import { createDubboProtocol, type DubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createStub } from "../../src/proxy/index.js";
+import { pollUntil } from "../../src/testing/index.js";
 import type { Logger } from "../../src/transport/index.js";
 import { FaultService } from "./fixtures/fault-service.js";
-import { type ProviderProcess, spawnProvider, waitFor } from "./spawn-provider.js";
+import { type ProviderProcess, spawnProvider } from "./spawn-provider.js";
 
 const quiet: Logger = { warn() {}, info() {} };
 const children: ProviderProcess[] = [];
@@ -58,7 +59,7 @@ describe("dubbo faults (real processes)", () => {
     for (const e of errors) assert.equal(code(e), Code.Unavailable, String(e));
     assert.equal(invoker.isAvailable(), false);
     const second = await provider(first.port);
-    assert.ok(await waitFor(() => invoker.isAvailable(), 15_000), "the consumer reconnected");
+    assert.ok(await pollUntil(() => invoker.isAvailable(), 15_000), "the consumer reconnected");
     assert.equal(await stub.sayHello("again"), "Hello again");
     second.kill("SIGKILL");
   });
@@ -137,7 +138,7 @@ describe("dubbo faults (real processes)", () => {
       );
     });
     assert.ok(
-      await waitFor(() => /slow .* took \d+ ms, over its timeout of \d+ ms/.test(p.stderr()), 5000),
+      await pollUntil(() => /slow .* took \d+ ms, over its timeout of \d+ ms/.test(p.stderr()), 5000),
       p.stderr(),
     );
     p.kill("SIGKILL");

@@ -55,13 +55,3 @@ export async function spawnProvider(port = 0, params = ""): Promise<ProviderProc
     },
   };
 }
-
-/** Polls `check` every 20 ms until it returns true or `limitMs` passes. */
-export async function waitFor(check: () => boolean | Promise<boolean>, limitMs: number): Promise<boolean> {
-  const until = Date.now() + limitMs;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}

@@ -6,31 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Url } from "../../src/core/index.js";
-import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../src/filter/index.js";
-import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
-import { createProviderInvoker, createStub } from "../../src/proxy/index.js";
 import {
   dubboRegistryFactory,
   type EmbeddedRegistryServer,
   startEmbeddedRegistry,
 } from "../../src/registry/dubbo/index.js";
 import { createRegistryFactories, Registries } from "../../src/registry/index.js";
-import {
-  exportWithRegistry,
-  type RegistryExporter,
-  type RegistryReference,
-  referWithRegistry,
-} from "../../src/registry/protocol/index.js";
-import {
-  consumerExtensions,
-  consumerUrl,
-  DemoService,
-  type ProviderProcess,
-  providerUrl,
-  quietLogger,
-  spawnRegistryProvider,
-  waitFor,
-} from "./kit.js";
+import { inProcessApps, providersOf } from "./in-process-apps.js";
+import { type ProviderProcess, quietLogger, spawnRegistryProvider, waitFor } from "./kit.js";
 
 let dir: string;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -68,51 +51,8 @@ function registryUrl(registry: EmbeddedRegistryServer, params: Record<string, st
   });
 }
 
-function application() {
-  const registries = new Registries({
-    factories: createRegistryFactories([["dubbo", dubboRegistryFactory]]),
-    logger: quietLogger,
-  });
-  const dubbo = createDubboProtocol({ logger: { warn() {}, info() {} }, shutdownWaitMs: 500 });
-  cleanups.push(
-    () => registries.destroyAll(),
-    () => dubbo.destroy(),
-  );
-  return { registries, protocol: wrapProtocolWithFilters(dubbo, createFilterExtensionPoint()) };
-}
-
-async function provide(name: string, registry: Url): Promise<RegistryExporter> {
-  const { registries, protocol } = application();
-  const invoker = createProviderInvoker(
-    DemoService,
-    { whoAmI: (caller: string) => `${name} answers ${caller}` },
-    providerUrl(name),
-  );
-  const exporter = await exportWithRegistry(invoker, {
-    registryUrls: [registry],
-    protocol,
-    registries,
-    logger: quietLogger,
-  });
-  cleanups.push(() => exporter.unexport());
-  return exporter;
-}
-
-async function consume(registry: Url) {
-  const { registries, protocol } = application();
-  const reference: RegistryReference = await referWithRegistry(consumerUrl(), {
-    registryUrls: [registry],
-    protocol,
-    registries,
-    logger: quietLogger,
-    ...consumerExtensions(),
-  });
-  cleanups.push(() => reference.destroy());
-  return { reference, stub: createStub(DemoService, reference) };
-}
-
-const providers = (reference: RegistryReference) =>
-  reference.directories.flatMap((d) => d.all().map((i) => i.url.address)).sort();
+const { provide, consume } = inProcessApps(["dubbo", dubboRegistryFactory], cleanups);
+const providers = providersOf;
 
 async function answersFrom(stub: { whoAmI(c: string): Promise<string> }, tries = 40): Promise<string[]> {
   const seen = new Set<string>();
@@ -193,7 +133,11 @@ describe("embedded registry", () => {
     const gone = await server();
     const url = registryUrl(gone);
     await gone.stop();
-    const { registries } = application();
+    const registries = new Registries({
+      factories: createRegistryFactories([["dubbo", dubboRegistryFactory]]),
+      logger: quietLogger,
+    });
+    cleanups.push(() => registries.destroyAll());
     await assert.rejects(registries.get(url.withParams({ timeout: "500" })), /embedded registry/);
     const lenient = await registries.get(url.withParams({ check: "false", timeout: "500" }));
     assert.equal(lenient.isAvailable(), false);

@@ -8,28 +8,10 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
 import { Url } from "../../src/core/index.js";
-import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../src/filter/index.js";
-import { createDubboProtocol, type DubboProtocol } from "../../src/protocol/dubbo/index.js";
-import { createProviderInvoker, createStub } from "../../src/proxy/index.js";
-import { createRegistryFactories, Registries, zookeeperRegistryFactory } from "../../src/registry/index.js";
-import {
-  exportWithRegistry,
-  type RegistryExporter,
-  type RegistryReference,
-  referWithRegistry,
-} from "../../src/registry/protocol/index.js";
+import { zookeeperRegistryFactory } from "../../src/registry/index.js";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
-import {
-  consumerExtensions,
-  consumerUrl,
-  DemoService,
-  IFACE,
-  type ProviderProcess,
-  providerUrl,
-  quietLogger,
-  spawnRegistryProvider,
-  waitFor,
-} from "./kit.js";
+import { inProcessApps, providersOf } from "./in-process-apps.js";
+import { IFACE, type ProviderProcess, spawnRegistryProvider, waitFor } from "./kit.js";
 
 let zk: ZooKeeperServer;
 let dir: string;
@@ -65,53 +47,8 @@ function registryUrl(params: Record<string, string> = {}): Url {
   });
 }
 
-/** One application: its own registries and dubbo protocol, released after the file. */
-function application() {
-  const registries = new Registries({
-    factories: createRegistryFactories([["zookeeper", zookeeperRegistryFactory]]),
-    logger: quietLogger,
-  });
-  const dubbo: DubboProtocol = createDubboProtocol({ logger: { warn() {}, info() {} }, shutdownWaitMs: 500 });
-  const protocol = wrapProtocolWithFilters(dubbo, createFilterExtensionPoint());
-  cleanups.push(
-    () => registries.destroyAll(),
-    () => dubbo.destroy(),
-  );
-  return { registries, protocol };
-}
-
-async function provide(name: string, registry: Url): Promise<RegistryExporter> {
-  const { registries, protocol } = application();
-  const invoker = createProviderInvoker(
-    DemoService,
-    { whoAmI: (caller: string) => `${name} answers ${caller}` },
-    providerUrl(name),
-  );
-  const exporter = await exportWithRegistry(invoker, {
-    registryUrls: [registry],
-    protocol,
-    registries,
-    logger: quietLogger,
-  });
-  cleanups.push(() => exporter.unexport());
-  return exporter;
-}
-
-async function consume(registry: Url, params: Record<string, string> = {}) {
-  const { registries, protocol } = application();
-  const reference: RegistryReference = await referWithRegistry(consumerUrl(params), {
-    registryUrls: [registry],
-    protocol,
-    registries,
-    logger: quietLogger,
-    ...consumerExtensions(),
-  });
-  cleanups.push(() => reference.destroy());
-  return { reference, stub: createStub(DemoService, reference) };
-}
-
-const providers = (reference: RegistryReference) =>
-  reference.directories.flatMap((d) => d.all().map((i) => i.url.address)).sort();
+const { provide, consume } = inProcessApps(["zookeeper", zookeeperRegistryFactory], cleanups);
+const providers = providersOf;
 
 async function children(path: string): Promise<string[]> {
   return ((await inspector.getChildren(path)) ?? []).map((c) => decodeURIComponent(c));

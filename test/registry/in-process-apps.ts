@@ -1,0 +1,78 @@
+// In-process providers and consumers for the registry integration tests: each one its own
+// registries and dubbo protocol (as separate applications would have), released through `cleanups`.
+
+import type { Url } from "../../src/core/index.js";
+import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../src/filter/index.js";
+import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
+import { createProviderInvoker, createStub } from "../../src/proxy/index.js";
+import { createRegistryFactories, Registries, type RegistryFactory } from "../../src/registry/index.js";
+import {
+  exportWithRegistry,
+  type RegistryExporter,
+  type RegistryReference,
+  referWithRegistry,
+} from "../../src/registry/protocol/index.js";
+import { consumerExtensions, consumerUrl, DemoService, providerUrl, quietLogger } from "./kit.js";
+
+export interface InProcessApps {
+  /** A provider of DemoService whose `whoAmI` answers `<name> answers <caller>`, registered in `registry`. */
+  provide(name: string, registry: Url): Promise<RegistryExporter>;
+  /** A consumer of DemoService discovering through `registry`. */
+  consume(
+    registry: Url,
+    params?: Record<string, string>,
+  ): Promise<{
+    reference: RegistryReference;
+    stub: ReturnType<typeof createStub<typeof DemoService.methods>>;
+  }>;
+}
+
+export function inProcessApps(
+  factory: readonly [string, RegistryFactory],
+  cleanups: Array<() => Promise<unknown>>,
+): InProcessApps {
+  function application() {
+    const registries = new Registries({ factories: createRegistryFactories([factory]), logger: quietLogger });
+    const dubbo = createDubboProtocol({ logger: { warn() {}, info() {} }, shutdownWaitMs: 500 });
+    cleanups.push(
+      () => registries.destroyAll(),
+      () => dubbo.destroy(),
+    );
+    return { registries, protocol: wrapProtocolWithFilters(dubbo, createFilterExtensionPoint()) };
+  }
+
+  return {
+    async provide(name, registry) {
+      const { registries, protocol } = application();
+      const invoker = createProviderInvoker(
+        DemoService,
+        { whoAmI: (caller: string) => `${name} answers ${caller}` },
+        providerUrl(name),
+      );
+      const exporter = await exportWithRegistry(invoker, {
+        registryUrls: [registry],
+        protocol,
+        registries,
+        logger: quietLogger,
+      });
+      cleanups.push(() => exporter.unexport());
+      return exporter;
+    },
+    async consume(registry, params = {}) {
+      const { registries, protocol } = application();
+      const reference = await referWithRegistry(consumerUrl(params), {
+        registryUrls: [registry],
+        protocol,
+        registries,
+        logger: quietLogger,
+        ...consumerExtensions(),
+      });
+      cleanups.push(() => reference.destroy());
+      return { reference, stub: createStub(DemoService, reference) };
+    },
+  };
+}
+
+/** The provider addresses a reference knows now, sorted. */
+export const providersOf = (reference: RegistryReference) =>
+  reference.directories.flatMap((d) => d.all().map((i) => i.url.address)).sort();

@@ -5,16 +5,13 @@
 // `dubbo` must never come first in a node name.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DemoService } from "../../examples/demo-service.js";
-import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
 import { createDubbo, type DubboApplication } from "../../src/index.js";
-import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
+import { useZooKeeper } from "./zookeeper-fixture.js";
 
 const IFACE = "org.apache.dubbo.demo.DemoService";
 const CONSUMER = fileURLToPath(new URL("./fixtures/dubbo-js-registry-consumer.ts", import.meta.url));
@@ -31,28 +28,7 @@ const DubboUrl = (
   require("apache-dubbo-js/es7/dubbo-url.js") as { default: { from(url: string): DubboJsUrl } }
 ).default;
 
-let zk: ZooKeeperServer;
-let dir: string;
-let inspector: ZkClient;
-const apps: DubboApplication[] = [];
-
-before(async () => {
-  zk = await startZooKeeper();
-  dir = mkdtempSync(join(tmpdir(), "dubbo-ts-djs-zk-"));
-  inspector = new ZkClient({
-    connectString: zk.connectString,
-    sessionTimeoutMs: 10_000,
-    operationTimeoutMs: 5000,
-  });
-  await inspector.connect(10_000);
-});
-
-after(async () => {
-  for (const app of apps) await app.stop().catch(() => {});
-  inspector?.close();
-  await zk?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fixture = useZooKeeper("dubbo-ts-djs-zk-");
 
 /** A provider application registering DemoService in ZooKeeper; answers are prefixed by `tag`. */
 async function provide(tag: string, version?: string): Promise<{ port: number; app: DubboApplication }> {
@@ -60,10 +36,10 @@ async function provide(tag: string, version?: string): Promise<{ port: number; a
     application: { name: `djs-provider-${tag}` },
     env: false,
     logger: { warn() {}, info() {} },
-    registry: { address: `zookeeper://${zk.connectString}`, file: join(dir, `${tag}.cache`) },
+    registry: { address: `zookeeper://${fixture.zk.connectString}`, file: join(fixture.dir, `${tag}.cache`) },
     protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
   });
-  apps.push(app);
+  fixture.cleanups.push(() => app.stop());
   const exported = await app.export(
     DemoService,
     { sayHello: (name: string) => `${tag} Hello ${name}` },
@@ -83,7 +59,7 @@ function dubboJsCall(
     "--import",
     "tsx",
     CONSUMER,
-    zk.connectString,
+    fixture.zk.connectString,
     name,
     ...(version === undefined ? [] : [version]),
   ];
@@ -105,7 +81,9 @@ function dubboJsCall(
 }
 
 async function providerNodes(): Promise<string[]> {
-  return ((await inspector.getChildren(`/dubbo/${IFACE}/providers`)) ?? []).map((c) => decodeURIComponent(c));
+  return ((await fixture.inspector.getChildren(`/dubbo/${IFACE}/providers`)) ?? []).map((c) =>
+    decodeURIComponent(c),
+  );
 }
 
 describe("dubbo-js consumer discovers our providers in ZooKeeper", () => {

@@ -14,13 +14,21 @@ import {
 } from "../../src/registry/protocol/index.js";
 import { consumerExtensions, consumerUrl, DemoService, providerUrl, quietLogger } from "./kit.js";
 
+/** How one in-process provider differs from the plain one. */
+export interface ProviderOptions {
+  /** Parameters its provider URL registers (`timeout`, `retries`, `weight`, …). */
+  readonly params?: Record<string, string>;
+  /** Its `whoAmI`; by default it answers `<name> answers <caller>` at once. */
+  readonly whoAmI?: (caller: string) => string | Promise<string>;
+}
+
 export interface InProcessApps {
-  /** A provider of DemoService whose `whoAmI` answers `<name> answers <caller>`, registered in `registry`. */
-  provide(name: string, registry: Url): Promise<RegistryExporter>;
-  /** A consumer of DemoService discovering through `registry`. */
+  /** A provider of DemoService, registered in `registry`. */
+  provide(name: string, registry: Url, options?: ProviderOptions): Promise<RegistryExporter>;
+  /** A consumer of DemoService discovering through `registry`; an `undefined` param is left off. */
   consume(
     registry: Url,
-    params?: Record<string, string>,
+    params?: Record<string, string | undefined>,
   ): Promise<{
     reference: RegistryReference;
     stub: ReturnType<typeof createStub<typeof DemoService.methods>>;
@@ -42,12 +50,12 @@ export function inProcessApps(
   }
 
   return {
-    async provide(name, registry) {
+    async provide(name, registry, options = {}) {
       const { registries, protocol } = application();
       const invoker = createProviderInvoker(
         DemoService,
-        { whoAmI: (caller: string) => `${name} answers ${caller}` },
-        providerUrl(name),
+        { whoAmI: options.whoAmI ?? ((caller: string) => `${name} answers ${caller}`) },
+        providerUrl(name, options.params),
       );
       const exporter = await exportWithRegistry(invoker, {
         registryUrls: [registry],
@@ -60,7 +68,7 @@ export function inProcessApps(
     },
     async consume(registry, params = {}) {
       const { registries, protocol } = application();
-      const reference = await referWithRegistry(consumerUrl(params), {
+      const reference = await referWithRegistry(consumerUrl().withParams(params), {
         registryUrls: [registry],
         protocol,
         registries,

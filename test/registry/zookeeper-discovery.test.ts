@@ -2,45 +2,22 @@
 // protocol, consumers discover them through a registry directory, and ops rules written to
 // ZooKeeper (override, condition route) reach running consumers.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
-import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
+import { describe, test } from "node:test";
 import { Url } from "../../src/core/index.js";
 import { zookeeperRegistryFactory } from "../../src/registry/index.js";
-import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 import { inProcessApps, providersOf } from "./in-process-apps.js";
 import { IFACE, type ProviderProcess, spawnRegistryProvider, waitFor } from "./kit.js";
+import { useZooKeeper } from "./zookeeper-fixture.js";
 
-let zk: ZooKeeperServer;
-let dir: string;
-let inspector: ZkClient;
-const cleanups: Array<() => Promise<unknown>> = [];
-
-before(async () => {
-  zk = await startZooKeeper();
-  dir = mkdtempSync(join(tmpdir(), "dubbo-ts-zk-discovery-"));
-  inspector = new ZkClient({
-    connectString: zk.connectString,
-    sessionTimeoutMs: 10_000,
-    operationTimeoutMs: 5000,
-  });
-  await inspector.connect(10_000);
-});
-
-after(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-  inspector?.close();
-  await zk?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fixture = useZooKeeper("dubbo-ts-zk-discovery-");
+const { cleanups } = fixture;
 
 let counter = 0;
 function registryUrl(params: Record<string, string> = {}): Url {
   counter += 1;
-  return Url.parse(`zookeeper://${zk.connectString}`).withParams({
-    file: join(dir, `registry-${counter}.cache`),
+  return Url.parse(`zookeeper://${fixture.zk.connectString}`).withParams({
+    file: join(fixture.dir, `registry-${counter}.cache`),
     "retry.period": "200",
     session: "2000",
     ...params,
@@ -51,16 +28,16 @@ const { provide, consume } = inProcessApps(["zookeeper", zookeeperRegistryFactor
 const providers = providersOf;
 
 async function children(path: string): Promise<string[]> {
-  return ((await inspector.getChildren(path)) ?? []).map((c) => decodeURIComponent(c));
+  return ((await fixture.inspector.getChildren(path)) ?? []).map((c) => decodeURIComponent(c));
 }
 
 /** Writes an ops rule the way dubbo-admin does: a persistent node named by the encoded URL. */
 async function writeRule(category: "configurators" | "routers", rule: Url): Promise<() => Promise<void>> {
   const parent = `/dubbo/${IFACE}/${category}`;
-  await inspector.mkdirp(parent);
+  await fixture.inspector.mkdirp(parent);
   const path = `${parent}/${rule.encode()}`;
-  await inspector.create(path, false);
-  return () => inspector.remove(path);
+  await fixture.inspector.create(path, false);
+  return () => fixture.inspector.remove(path);
 }
 
 describe("registry protocol on ZooKeeper", () => {
@@ -123,7 +100,7 @@ describe("registry protocol on ZooKeeper", () => {
   test("zookeeper discovery - a killed provider process disappears from consumers when its session ends", async () => {
     const registry = registryUrl();
     const child: ProviderProcess = await spawnRegistryProvider(
-      `zookeeper://${zk.connectString}?session=2000&file.cache=false`,
+      `zookeeper://${fixture.zk.connectString}?session=2000&file.cache=false`,
       "doomed",
     );
     cleanups.push(() => child.kill());
@@ -193,21 +170,21 @@ describe("registry protocol on ZooKeeper", () => {
   });
 
   test("zookeeper discovery - a consumer started while ZooKeeper is down is served from the cache file", async () => {
-    const cacheFile = join(dir, "consumer.cache");
+    const cacheFile = join(fixture.dir, "consumer.cache");
     const registry = registryUrl({ file: cacheFile, "save.file": "true" });
     const a = await provide("alpha", registryUrl());
     const first = await consume(registry);
     assert.equal(await first.stub.whoAmI("c"), "alpha answers c");
     await first.reference.destroy();
 
-    await zk.halt();
+    await fixture.zk.halt();
     try {
       const offline = registry.withParams({ check: "false", timeout: "1000" });
       const second = await consume(offline);
       assert.deepEqual(providers(second.reference), [a.url.address]);
       assert.equal(await second.stub.whoAmI("offline"), "alpha answers offline");
     } finally {
-      await zk.start();
+      await fixture.zk.start();
     }
     await a.unexport();
   });

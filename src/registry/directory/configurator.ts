@@ -7,8 +7,10 @@ export const OVERRIDE_PROTOCOL = "override";
 export const ABSENT_PROTOCOL = "absent";
 
 /**
- * Keys of a configurator URL that say where it applies, never copied onto the configured URL
- * (Java's `AbstractConfigurator` condition keys, plus the two selector keys Java leaves in).
+ * Keys of a configurator URL that say where it applies, never copied onto the configured URL:
+ * Java 2.7.23's `AbstractConfigurator` condition keys, exactly. Every other key of the rule is
+ * set as it is (`timeout` up or down, `mock=force:return+null`, `weight`, `disabled`, …; Java
+ * copies `providerAddresses` and `priority` too).
  */
 const CONDITION_KEYS = new Set([
   "category",
@@ -22,8 +24,6 @@ const CONDITION_KEYS = new Set([
   "configVersion",
   "compatible_config",
   "interfaces",
-  "providerAddresses",
-  "priority",
 ]);
 
 /**

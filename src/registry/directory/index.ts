@@ -9,7 +9,7 @@ export {
   OVERRIDE_PROTOCOL,
   toConfigurators,
 } from "./configurator.js";
-export { mergeProviderUrl, REMOTE_APPLICATION_KEY } from "./merge-url.js";
+export { mergeProviderUrl, REMOTE_APPLICATION_KEY, withProviderDefaults } from "./merge-url.js";
 export {
   type ProtocolSource,
   REFERENCE_CATEGORIES,

@@ -56,3 +56,19 @@ export function mergeProviderUrl(provider: Url, consumer: Url): Url {
     params: merged,
   });
 }
+
+/**
+ * The reference's URL with the providers' settings it lacks (Java's `RegistryDirectory.mergeUrl`,
+ * `addParametersIfAbsent` of each merged provider URL into the directory URL): the first provider
+ * that has a key gives it, and the provider's `tag` never becomes the reference's own (Java issue
+ * 9922), since the tag router reads it there.
+ */
+export function withProviderDefaults(referenceUrl: Url, mergedProviders: readonly Url[]): Url {
+  const defaults = new Map<string, string>();
+  for (const provider of mergedProviders) {
+    for (const [key, value] of provider.params) {
+      if (key !== "tag" && !defaults.has(key)) defaults.set(key, value);
+    }
+  }
+  return referenceUrl.withDefaults(Object.fromEntries(defaults));
+}

@@ -158,6 +158,45 @@ describe("registry directory", () => {
     await directory.destroy();
   });
 
+  test("registry directory - the reference URL takes the providers' settings it lacks (Java's addParametersIfAbsent)", async () => {
+    const { directory, update } = await open();
+    const seen: Url[] = [];
+    directory.onUrlChange((url) => seen.push(url));
+    await update(
+      provider("10.0.0.1:20880", "&retries=0&mock=return+null&tag=gray&cluster=failfast"),
+      provider("10.0.0.2:20880", "&retries=7&loadbalance=roundrobin"),
+    );
+    const url = directory.overriddenUrl;
+    assert.equal(url.get("retries"), "0", "the first provider that has a key gives it");
+    assert.equal(url.get("loadbalance"), "roundrobin", "a later provider fills what the first lacks");
+    assert.equal(url.get("mock"), "return+null");
+    assert.equal(url.get("cluster"), "failfast", "present here; the reference's cluster picks its own");
+    assert.equal(url.get("timeout"), "800", "the consumer's own setting wins");
+    assert.equal(url.get("tag"), undefined, "a provider's tag never becomes the reference's");
+    assert.equal(url.get("threads"), undefined, "thread-pool settings stay on the provider");
+    assert.equal(url.protocol, "consumer");
+    assert.equal(seen.at(-1), url, "the reference hears of the change");
+
+    await update(emptyUrl(directory.subscribeUrl, "providers"));
+    assert.equal(directory.overriddenUrl.get("retries"), undefined, "no provider, no provider settings");
+    await directory.destroy();
+  });
+
+  test("registry directory - an override raises a timeout above the consumer's and the provider's", async () => {
+    const { directory, update } = await open();
+    await update(provider("10.0.0.1:20880", "&retries=0"));
+    await update(override("0.0.0.0", "&timeout=9000&providerAddresses=0.0.0.0"));
+    assert.equal(directory.all()[0]?.url.get("timeout"), "9000");
+    assert.equal(directory.overriddenUrl.get("timeout"), "9000");
+    assert.equal(directory.overriddenUrl.get("retries"), "0", "provider settings still fill the rest");
+    assert.equal(
+      directory.all()[0]?.url.get("providerAddresses"),
+      "0.0.0.0",
+      "only Java's condition keys stay off",
+    );
+    await directory.destroy();
+  });
+
   test("registry directory - an override disables one provider, and reports why", async () => {
     const { directory, referred, update } = await open();
     await update(provider("10.0.0.1:20880"), provider("10.0.0.2:20880"));

@@ -22,7 +22,7 @@ import {
   listParam,
   toConfigurators,
 } from "./configurator.js";
-import { mergeProviderUrl } from "./merge-url.js";
+import { mergeProviderUrl, withProviderDefaults } from "./merge-url.js";
 
 /** Where a directory gets the protocol that speaks a provider's URL protocol (`dubbo`, `injvm`). */
 export type ProtocolSource = Protocol | ((name: string) => Protocol | undefined);
@@ -60,7 +60,10 @@ function protocolFor(source: ProtocolSource, name: string): Protocol | undefined
  * URL did not change is reused; removed ones are destroyed after the new snapshot is in place.
  * Providers that are disabled or speak another protocol are reported by `excluded()`.
  *
- * The rules also apply to the consumer URL itself (`overriddenUrl`), so a service-wide
+ * The reference's own URL (`overriddenUrl`, Java's `overrideDirectoryUrl`) is rebuilt on every
+ * refresh: the consumer URL with the rules applied, then every setting of the providers' merged
+ * URLs it does not have yet (the first provider that has one wins), so a provider's registered
+ * `retries`, `timeout` or `mock` reaches what the cluster reads, and a service-wide
  * `override://0.0.0.0/…?mock=force:return+null` or `timeout=` reaches the reference;
  * `onUrlChange` tells the reference to rebuild its cluster invoker.
  */
@@ -153,10 +156,7 @@ export class RegistryDirectory extends SnapshotDirectory {
       byCategory.set(category, list);
     }
     const configurators = byCategory.get(CONFIGURATORS_CATEGORY);
-    if (configurators !== undefined) {
-      this.#configurators = toConfigurators(configurators);
-      this.#updateOverriddenUrl();
-    }
+    if (configurators !== undefined) this.#configurators = toConfigurators(configurators);
     const routers = byCategory.get(ROUTERS_CATEGORY);
     if (routers !== undefined) {
       this.#ruleRouters =
@@ -197,8 +197,10 @@ export class RegistryDirectory extends SnapshotDirectory {
     return [];
   }
 
-  #updateOverriddenUrl(): void {
-    const next = applyConfigurators(this.url, this.#configurators, this.url.host);
+  /** The consumer URL with the rules applied, then the providers' settings where it has none. */
+  #updateOverriddenUrl(mergedProviders: readonly Url[]): void {
+    const configured = applyConfigurators(this.url, this.#configurators, this.url.host);
+    const next = withProviderDefaults(configured, mergedProviders);
     if (next.equals(this.#overriddenUrl)) return;
     this.#overriddenUrl = next;
     for (const listener of [...this.#urlListeners]) {
@@ -236,11 +238,13 @@ export class RegistryDirectory extends SnapshotDirectory {
     const routers = [...this.#builtinRouters, ...this.#ruleRouters];
     const providerUrls = this.#providerUrls;
     if (providerUrls === undefined) {
+      this.#updateOverriddenUrl([]);
       this.swap({ routers });
       return;
     }
     const excluded = new Map<string, ExclusionReason>();
     const wanted = new Map<string, Url>();
+    const merged: Url[] = [];
     const allowed = listParam(this.url, "protocol");
     for (const provider of providerUrls) {
       const address = provider.address;
@@ -263,6 +267,7 @@ export class RegistryDirectory extends SnapshotDirectory {
         this.#configurators,
         this.url.host,
       ).withParams({ check: "false" });
+      merged.push(url);
       if (isDisabled(url)) {
         const byRule = !isDisabled(provider);
         excluded.set(address, {
@@ -311,6 +316,7 @@ export class RegistryDirectory extends SnapshotDirectory {
     });
     const previous = this.#invokers;
     this.#invokers = next;
+    this.#updateOverriddenUrl(merged);
     this.swap({ invokers: ordered, excluded, routers });
     if (ordered.length > 0) for (const done of [...this.#providerWaiters]) done();
     const removed = [...previous].filter(([key]) => !next.has(key)).map(([, i]) => i);

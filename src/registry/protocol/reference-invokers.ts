@@ -5,10 +5,16 @@ import type { RegistryDirectory } from "../directory/registry-directory.js";
 /** Builds the cluster invoker of one directory (the app binds `createClusterInvoker` to its context). */
 export type ClusterBuilder = (directory: Directory) => Invoker;
 
-/** The directory as the cluster sees it, with the URL the override rules produced. */
+/**
+ * The directory as the cluster sees it: the URL the rules and the providers' settings produced,
+ * except `cluster`, which stays the consumer's own (Java's `RegistryProtocol.refer` picks the
+ * strategy once from the reference's settings since 2.7.8; a provider's or a rule's `cluster`
+ * never changes it).
+ */
 function withUrl(directory: RegistryDirectory, url: Url): Directory {
+  const ownCluster = directory.url.get("cluster");
   return {
-    url,
+    url: url.withParams({ cluster: ownCluster }),
     list: (inv) => directory.list(inv),
     all: () => directory.all(),
     excluded: () => directory.excluded(),
@@ -20,10 +26,11 @@ function withUrl(directory: RegistryDirectory, url: Url): Directory {
 }
 
 /**
- * The cluster invoker of one registry's directory, rebuilt when the override rules change the
- * reference URL (Java's MockClusterInvoker and cluster invokers read `directory.getUrl()` per call;
- * ours read it once, so a service-wide `mock=force:…`, `retries` or `loadbalance` rule gets a new
- * cluster invoker). The replaced one is dropped, not destroyed: calls in flight finish on it.
+ * The cluster invoker of one registry's directory, rebuilt when the reference URL changes (by
+ * override rules or the providers' settings: Java's MockClusterInvoker and cluster invokers read
+ * `directory.getConsumerUrl()` per call; ours read it once, so a service-wide `mock=force:…`,
+ * `retries` or `loadbalance` rule, or a provider's registered `retries`, gets a new cluster
+ * invoker). The replaced one is dropped, not destroyed: calls in flight finish on it.
  */
 export class DirectoryClusterInvoker implements Invoker {
   readonly directory: RegistryDirectory;

@@ -77,6 +77,11 @@ export class ZkClient {
     return this.#connected;
   }
 
+  /** The session timeout the server granted (what was asked for until connected). */
+  get sessionTimeoutMs(): number {
+    return this.#client.getSessionTimeout();
+  }
+
   /** The session id as 16 hex digits (what `ephemeralOwner` holds). */
   get sessionId(): string {
     return this.#client.getSessionId().toString("hex");

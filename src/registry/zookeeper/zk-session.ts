@@ -7,6 +7,15 @@ import {
 import type { RegistryLogger } from "../registry.js";
 import { ZkClient, type ZkClientOptions, type ZkState } from "./zk-client.js";
 
+/**
+ * The session timeout the client asks ZooKeeper for: Java's `zk.session.expire` (what its Curator
+ * client reads), else the registry's `session`, else 60 s. The server bounds it to its own
+ * `minSessionTimeout`..`maxSessionTimeout`.
+ */
+export function sessionTimeoutOf(url: Url): number {
+  return url.number("zk.session.expire", url.number("session", DEFAULT_REGISTRY_SESSION_MS));
+}
+
 /** What the registry does when its ZooKeeper session changes. */
 export interface ZkSessionHooks {
   /** True once the registry is destroyed: state changes are then ignored. */
@@ -43,7 +52,7 @@ export class ZkSession {
     const password = url.password ?? url.get("password");
     this.#clientOptions = {
       connectString: [url.address, ...url.list("backup")].join(","),
-      sessionTimeoutMs: url.number("session", DEFAULT_REGISTRY_SESSION_MS),
+      sessionTimeoutMs: sessionTimeoutOf(url),
       operationTimeoutMs: this.#timeoutMs,
       digest: username === undefined || username === "" ? undefined : `${username}:${password ?? ""}`,
       onBadReply: (error) =>

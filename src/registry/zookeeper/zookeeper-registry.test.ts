@@ -94,6 +94,15 @@ function consumer(iface: string, extra: Record<string, string> = {}): Url {
 }
 
 describe("zookeeper registry", () => {
+  test("zookeeper registry - zk.session.expire is the session timeout ZooKeeper grants, over session=", async () => {
+    const javaKey = await openRegistry({ "zk.session.expire": 7000, session: 3000 });
+    assert.equal(javaKey.session.timeoutMs, 7000);
+    const ours = await openRegistry({ session: 3000 });
+    assert.equal(ours.session.timeoutMs, 3000);
+    const tooLong = await openRegistry({ "zk.session.expire": 120_000 });
+    assert.equal(tooLong.session.timeoutMs, 60_000, "the test server's maxSessionTimeout bounds it");
+  });
+
   test("zookeeper registry - node names are byte-equal to Java's URLEncoder form", async () => {
     const registry = await openRegistry();
     const golden = Url.decode(GOLDEN_NODE);

@@ -11,7 +11,8 @@ import { ZkSubscriptions } from "./zk-subscriptions.js";
 /**
  * The ZooKeeper registry, laid out exactly as Java Dubbo 2.7 lays it out (see zk-paths.ts).
  *
- * Registry URL: `zookeeper://host:port?backup=host2:port,host3:port&session=60000&timeout=5000`
+ * Registry URL: `zookeeper://host:port?backup=host2:port,host3:port&zk.session.expire=60000&timeout=5000`
+ * (`session=` is read when `zk.session.expire` is absent)
  * `&group=dubbo` (the root), credentials as `zookeeper://user:password@…` or `username=`/`password=`
  * (ZooKeeper `digest` auth).
  *
@@ -78,9 +79,9 @@ export class ZookeeperRegistry extends FailbackRegistry {
   }
 
   /** The current session (for diagnostics and for tests that expire it on purpose). */
-  get session(): { readonly id: string; readonly password: Buffer } {
+  get session(): { readonly id: string; readonly password: Buffer; readonly timeoutMs: number } {
     const client = this.#session.client;
-    return { id: client.sessionId, password: client.sessionPassword };
+    return { id: client.sessionId, password: client.sessionPassword, timeoutMs: client.sessionTimeoutMs };
   }
 
   override async lookup(url: Url): Promise<Url[]> {

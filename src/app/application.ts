@@ -71,6 +71,9 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly clusterContext: ClusterContext;
   /** @internal Stamped as every URL's `timestamp`: stable for the application's life (Java's warmup). */
   readonly startedAt = Date.now();
+  readonly #stopController = new AbortController();
+  /** @internal Aborted when `stop()` begins (delayed exports give up). */
+  readonly stopSignal: AbortSignal = this.#stopController.signal;
   readonly #exporters = new Set<Exporter>();
   readonly #references = new Set<Invoker>();
   #stopping: Promise<void> | undefined;
@@ -170,6 +173,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
    * destroy references, registries and protocols. Safe to call twice.
    */
   stop(): Promise<void> {
+    this.#stopController.abort();
     this.#stopping ??= this.#stopInOrder();
     return this.#stopping;
   }

@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { type DubboConfig, type ResolvedServiceConfig, toServiceUrl } from "../config/index.js";
 import type { Exporter, MethodsDefinition, ServiceDefinition, ServiceImplementation } from "../core/index.js";
-import { Url } from "../core/index.js";
+import { Code, RpcError, Url } from "../core/index.js";
 import { INJVM_PROTOCOL } from "../protocol/injvm/index.js";
 import { createProviderInvoker } from "../proxy/index.js";
 import type { Registries } from "../registry/index.js";
@@ -16,6 +17,8 @@ export interface ExportSite {
   readonly logger: AppLogger;
   /** Stamped as the provider URL's `timestamp`: stable for the application's life (Java's warmup). */
   readonly startedAt: number;
+  /** Aborted when the application stops: a delayed export still waiting gives up. */
+  readonly stopSignal: AbortSignal;
   registryUrls(ids: readonly string[] | undefined): Url[];
 }
 
@@ -26,9 +29,26 @@ export interface ServiceExports {
 }
 
 /**
+ * Java's `delay` (ms, from the service or its provider defaults): a positive delay postpones the
+ * whole export, serving and registering, as Java's `ServiceConfig.export` schedules `doExport`.
+ * Rejects if the application stops first.
+ */
+async function waitExportDelay(site: ExportSite, service: ResolvedServiceConfig): Promise<void> {
+  try {
+    await sleep(service.delayMs, undefined, { signal: site.stopSignal });
+  } catch {
+    throw new RpcError(
+      `services.${service.id} (${service.interface}) was not exported: the application stopped during its ${service.delayMs} ms export delay (delayMs)`,
+      Code.FailedPrecondition,
+    );
+  }
+}
+
+/**
  * Exports a service as its `scope` says: in-process (`injvm`) unless `remote`, and on each of its
- * protocols unless `local`, registered in its registries when it has any. On a failure, what was
- * already exported is unexported again.
+ * protocols unless `local`, registered in its registries when it has any; after `delayMs` when it
+ * is positive (resolving once the delayed export is done). On a failure, what was already
+ * exported is unexported again.
  */
 export async function exportService(
   site: ExportSite,
@@ -39,6 +59,7 @@ export async function exportService(
   const exporters: Exporter[] = [];
   const urls: Url[] = [];
   if (service.scope === "none") return { exporters, urls };
+  if (service.delayMs > 0) await waitExportDelay(site, service);
   const { protocols, application } = site.config;
   const remoteUrls = (service.protocols ?? Object.keys(protocols)).map((id) =>
     toServiceUrl(service, protocols[id]!, application, { timestamp: site.startedAt }),

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { weightOf } from "../../src/cluster/loadbalance/weight.js";
 import { Code, createInvocation, RpcError, Url } from "../../src/core/index.js";
+import { createDubbo } from "../../src/index.js";
 import { zookeeperRegistryFactory } from "../../src/registry/index.js";
 import type { RegistryReference } from "../../src/registry/protocol/index.js";
 import { inProcessApps } from "./in-process-apps.js";
@@ -144,5 +145,39 @@ describe("provider settings reach consumers through ZooKeeper", () => {
     );
     assert.equal(reference.url.get("timeout"), "5000", "and the reference's own URL");
     assert.equal((await call()).value, "slow answers c");
+  });
+
+  test("provider settings - delayMs postpones serving and registering; stopping first cancels it", async () => {
+    const registry = registryUrl();
+    const app = await createDubbo({
+      application: { name: "delayed-provider" },
+      env: false,
+      logger: { warn() {}, info() {} },
+      registry: { address: registry.toString() },
+      protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+    });
+    cleanups.push(() => app.stop());
+    const impl = { whoAmI: (caller: string) => `delayed answers ${caller}` };
+    const versions = async () => {
+      const path = `/${registry.get("group")}/${IFACE}/providers`;
+      const nodes = (await fixture.inspector.getChildren(path)) ?? [];
+      return nodes.map((n) => Url.decode(n).get("version")).sort();
+    };
+    const delayed = app.export(DemoService, impl, { version: "delayed", delayMs: 3000, scope: "remote" });
+    const neverExported = app.export(DemoService, impl, { version: "never", delayMs: 600_000 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await app.export(DemoService, impl, { version: "prompt", scope: "remote" });
+    assert.deepEqual(await versions(), ["prompt"], "the delayed exports are not registered yet");
+
+    const [served] = (await delayed).urls;
+    assert.ok(served !== undefined && served.port > 0, "the delayed export serves on a bound port");
+    assert.deepEqual(await versions(), ["delayed", "prompt"]);
+
+    await app.stop();
+    const error = await neverExported;
+    assert.ok(error instanceof RpcError, "stopping rejects the delayed export");
+    assert.match(error.message, /stopped during its 600000 ms export delay \(delayMs\)/);
   });
 });

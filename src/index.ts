@@ -8,6 +8,8 @@ export {
   DubboApplication,
   type DubboOptions,
   type ExportedService,
+  type ReferenceOptions,
+  type RegisterMockOptions,
 } from "./app/index.js";
 export type {
   ApplicationConfig,

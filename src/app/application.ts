@@ -1,4 +1,10 @@
-import type { ClusterContext } from "../cluster/index.js";
+import {
+  type ClusterContext,
+  defaultMockName,
+  type MockImplementation,
+  MockImplementations,
+  parseMockSetting,
+} from "../cluster/index.js";
 import {
   type DubboConfig,
   type DubboConfigOptions,
@@ -52,7 +58,25 @@ export interface ExportedService {
 }
 
 type ServiceOptions = Omit<ServiceConfig, "definition" | "ref">;
-type ReferenceOptions = Omit<ReferenceConfig, "definition">;
+
+/** Options of `app.refer` / `app.referGeneric`: the reference's settings plus its own mock. */
+export type ReferenceOptions<I = MockImplementation> = Omit<ReferenceConfig, "definition"> & {
+  /**
+   * This reference's own mock implementation: what `mock: "true"` / `"default"` (or an
+   * `override://` rule's `mock=force:true`) calls instead of the providers (`force:`) or after an
+   * RPC failure, never after a business error. It wins over one registered with `app.registerMock`.
+   */
+  readonly mockImplementation?: I;
+};
+
+/** Options of `app.registerMock`. */
+export interface RegisterMockOptions {
+  /**
+   * The name `mock=<name>` refers to. Default: the interface's own mock (`<Interface>Mock`,
+   * what `mock=true|default` calls).
+   */
+  readonly name?: string;
+}
 
 /**
  * One Dubbo application: it owns the extension points, the protocols, the exported services and the
@@ -76,6 +100,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly stopSignal: AbortSignal = this.#stopController.signal;
   readonly #exporters = new Set<Exporter>();
   readonly #references = new Set<Invoker>();
+  readonly #mocks = new MockImplementations();
   #stopping: Promise<void> | undefined;
 
   constructor(
@@ -95,7 +120,26 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
       random,
       rpcStatus: extensions.rpcStatus,
       contextAttachments: () => currentRpcContext()?.attachments,
+      mockImplementation: (serviceInterface, name) => this.#mocks.find(serviceInterface, name),
     };
+  }
+
+  /**
+   * Registers a mock implementation of a contract for every reference of this application: the
+   * interface's own mock (Java's `<Interface>Mock`, what `mock: "true"` calls) or, with `name`,
+   * the one `mock: "<name>"` calls. A mock answers instead of the providers with `force:`, else
+   * only after an RPC failure (never after a business error).
+   */
+  registerMock<M extends MethodsDefinition>(
+    definition: ServiceDefinition<M>,
+    implementation: ServiceImplementation<M>,
+    options: RegisterMockOptions = {},
+  ): void {
+    this.#assertRunning();
+    this.#mocks.register(definition.interfaceName, implementation as MockImplementation, {
+      ...(options.name === undefined ? {} : { name: options.name }),
+      methods: Object.keys(definition.methods),
+    });
   }
 
   /**
@@ -119,16 +163,19 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   /** A typed stub for a contract: `await (await app.refer(DemoService)).sayHello("x")`. */
   async refer<M extends MethodsDefinition>(
     definition: ServiceDefinition<M>,
-    options: ReferenceOptions = {},
+    options: ReferenceOptions<ServiceImplementation<M>> = {},
   ): Promise<ConsumerStub<M>> {
-    const reference = this.#resolveReference({ ...options, definition });
-    return createStub(definition, await this.#referResolved(reference));
+    const { mockImplementation, ...settings } = options;
+    const reference = this.#resolveReference({ ...settings, definition });
+    const own = mockImplementation as MockImplementation | undefined;
+    return createStub(definition, await this.#referResolved(reference, own));
   }
 
   /** A generic stub (`$invoke(method, types, args)`) for an interface you have no contract for. */
   async referGeneric(interfaceName: string, options: ReferenceOptions = {}): Promise<GenericStub> {
-    const reference = this.#resolveReference({ ...options, interface: interfaceName, generic: true });
-    return createGenericStub(await this.#referResolved(reference));
+    const { mockImplementation, ...settings } = options;
+    const reference = this.#resolveReference({ ...settings, interface: interfaceName, generic: true });
+    return createGenericStub(await this.#referResolved(reference, mockImplementation));
   }
 
   /** Exports every configured service that has an implementation (`ref`) and a contract. */
@@ -220,12 +267,27 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     return reference;
   }
 
-  async #referResolved(reference: ResolvedReferenceConfig): Promise<Invoker> {
+  async #referResolved(reference: ResolvedReferenceConfig, ownMock?: MockImplementation): Promise<Invoker> {
     this.#assertRunning();
     const consumerUrl = toReferenceUrl(reference, this.config.application, { timestamp: this.startedAt });
-    const invoker = await referInvoker(this, reference, consumerUrl);
+    const context = ownMock === undefined ? this.clusterContext : this.#withOwnMock(reference, ownMock);
+    assertMockImplementation(consumerUrl, context, `references.${reference.id}`);
+    const invoker = await referInvoker(this, reference, consumerUrl, context);
     this.#references.add(invoker);
     return invoker;
+  }
+
+  /** The cluster context of a reference with its own mock: it answers the default name. */
+  #withOwnMock(reference: ResolvedReferenceConfig, ownMock: MockImplementation): ClusterContext {
+    const own = new MockImplementations();
+    own.register(reference.interface, ownMock, {
+      ...(reference.definition === undefined ? {} : { methods: Object.keys(reference.definition.methods) }),
+    });
+    return {
+      ...this.clusterContext,
+      mockImplementation: (serviceInterface, name) =>
+        own.find(serviceInterface, name) ?? this.#mocks.find(serviceInterface, name),
+    };
   }
 
   #assertRunning(): void {
@@ -233,6 +295,27 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
       throw new RpcError("this application is stopped; create a new one", Code.FailedPrecondition);
     }
   }
+}
+
+/**
+ * Java's refer-time `checkMock`: a reference whose own `mock` names an implementation fails at
+ * refer when none is registered, instead of on its first failed call.
+ */
+function assertMockImplementation(consumerUrl: Url, context: ClusterContext, path: string): void {
+  const raw = consumerUrl.get("mock");
+  const action = parseMockSetting(raw)?.action;
+  if (action?.kind !== "implementation") return;
+  const iface = consumerUrl.serviceInterface;
+  if (context.mockImplementation?.(iface, action.name) !== undefined) return;
+  const named = action.name === "default" ? defaultMockName(iface) : action.name;
+  const how =
+    action.name === "default"
+      ? "app.registerMock(contract, implementation) or the refer option mockImplementation"
+      : `app.registerMock(contract, implementation, { name: "${action.name}" })`;
+  throw new RpcError(
+    `${path}.mock = ${raw}: no mock implementation "${named}" of ${iface} is registered; register it first with ${how}, or use mock "return ..." / "throw ..."`,
+    Code.InvalidArgument,
+  );
 }
 
 /** Creates an application from options, an optional `dubbo.yaml`, and `DUBBO_*` environment variables. */

@@ -6,6 +6,8 @@ export {
   DubboApplication,
   type DubboOptions,
   type ExportedService,
+  type ReferenceOptions,
+  type RegisterMockOptions,
 } from "./application.js";
 export {
   createExtensions,

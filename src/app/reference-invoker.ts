@@ -33,6 +33,7 @@ export async function referInvoker(
   site: ReferenceSite,
   reference: ResolvedReferenceConfig,
   consumerUrl: Url,
+  context: ClusterContext = site.clusterContext,
 ): Promise<Invoker> {
   const setting = `references.${reference.id}`;
   const exportedHere = site.protocols.exportsInProcess(injvmServiceKey(consumerUrl));
@@ -51,10 +52,12 @@ export async function referInvoker(
     );
     const routers = createBuiltinRouters(site.extensions.router, consumerUrl);
     const directory = createStaticDirectory(consumerUrl, providers, routers);
-    return createClusterInvoker(directory, site.clusterContext, site.extensions.cluster);
+    return createClusterInvoker(directory, context, site.extensions.cluster);
   }
   const registryUrls = site.registryUrls(reference.registries);
-  if (registryUrls.length > 0) return referThroughRegistries(site, reference, consumerUrl, registryUrls);
+  if (registryUrls.length > 0) {
+    return referThroughRegistries(site, reference, consumerUrl, registryUrls, context);
+  }
   throw new RpcError(
     `reference ${consumerUrl.serviceKey} has no way to reach a provider: give it a url (e.g. dubbo://127.0.0.1:20880), export the service in this application, or configure a registry`,
     Code.FailedPrecondition,
@@ -71,13 +74,14 @@ async function referThroughRegistries(
   reference: ResolvedReferenceConfig,
   consumerUrl: Url,
   registryUrls: readonly Url[],
+  context: ClusterContext,
 ): Promise<Invoker> {
   const setting = `references.${reference.id}`;
   const invoker = await referWithRegistry(consumerUrl, {
     registryUrls,
     protocol: (name) => site.protocols.find(name, setting),
     registries: site.registries,
-    cluster: (directory) => createClusterInvoker(directory, site.clusterContext, site.extensions.cluster),
+    cluster: (directory) => createClusterInvoker(directory, context, site.extensions.cluster),
     routerFactories: site.extensions.router,
     logger: site.logger,
   });

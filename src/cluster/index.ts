@@ -7,6 +7,7 @@ export { createStaticDirectory, parseDirectUrls, StaticDirectory } from "./direc
 export * from "./loadbalance/index.js";
 export * from "./merger/index.js";
 export { MockClusterInvoker, withMock } from "./mock/mock-cluster.js";
+export { defaultMockName, MockImplementations } from "./mock/mock-implementations.js";
 export { MockInvoker } from "./mock/mock-invoker.js";
 export {
   emptyValueOf,

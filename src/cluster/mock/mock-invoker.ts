@@ -3,12 +3,14 @@ import {
   Code,
   type Invocation,
   type Invoker,
+  javaUrlDecode,
   RpcError,
   type RpcResult,
   resultOf,
   type Url,
 } from "../../core/index.js";
 import type { ClusterContext } from "../contracts.js";
+import { defaultMockName } from "./mock-implementations.js";
 import { type MockSetting, parseMockSetting, parseMockValue } from "./mock-value.js";
 
 /**
@@ -35,9 +37,26 @@ export class MockInvoker implements Invoker {
 
   setting(method: string): MockSetting | undefined {
     if (!this.#settings.has(method)) {
-      this.#settings.set(method, parseMockSetting(safeDecode(this.url.methodGet(method, "mock"))));
+      this.#settings.set(method, parseMockSetting(this.#decoded(method, this.url.methodGet(method, "mock"))));
     }
     return this.#settings.get(method);
+  }
+
+  /**
+   * Java decodes the mock value once more (`URL.decode`: `+` is a space), so the override
+   * `mock=force:return+null` that dubbo-admin writes means `force:return null`.
+   */
+  #decoded(method: string, value: string | undefined): string | undefined {
+    if (value === undefined) return undefined;
+    try {
+      return javaUrlDecode(value);
+    } catch (cause) {
+      throw new RpcError(
+        `mock=${value} for ${this.url.serviceKey} method ${method} is not validly URL-encoded (the mock value is URL-decoded once more, as Java does: write % as %25 and a plus sign as %2B)`,
+        Code.InvalidArgument,
+        { cause },
+      );
+    }
   }
 
   async invoke(inv: Invocation): Promise<RpcResult> {
@@ -71,10 +90,16 @@ export class MockInvoker implements Invoker {
   async #callImplementation(name: string, inv: Invocation, where: string): Promise<RpcResult> {
     const iface = this.url.serviceInterface;
     const impl = this.#context.mockImplementation?.(iface, name);
-    const what = name === "default" ? `the default mock of ${iface}` : `mock implementation "${name}"`;
+    const isDefault = name === "default";
+    const what = isDefault
+      ? `the default mock of ${iface} (${defaultMockName(iface)})`
+      : `mock implementation "${name}"`;
     if (impl === undefined) {
+      const register = isDefault
+        ? "app.registerMock(contract, implementation) or the reference option mockImplementation"
+        : `app.registerMock(contract, implementation, { name: "${name}" })`;
       throw new RpcError(
-        `${what} is not registered, so ${where} cannot be mocked (register one, or use mock=return ... / mock=throw ...)`,
+        `${what} is not registered, so ${where} cannot be mocked (register it with ${register}, or use mock=return ... / mock=throw ...)`,
         Code.FailedPrecondition,
       );
     }
@@ -89,14 +114,5 @@ export class MockInvoker implements Invoker {
       const message = error instanceof Error ? error.message : String(error);
       throw new BizError(message, { cause: error });
     }
-  }
-}
-
-function safeDecode(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
   }
 }

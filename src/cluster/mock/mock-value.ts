@@ -14,32 +14,47 @@ export interface MockSetting {
 }
 
 /**
- * Parses a `mock` value as Java's MockInvoker.normalizeMock does: `return` alone means
- * `return null`; `true`, `default`, `fail` and `force` mean the default mock implementation;
- * `fail:`/`force:` prefixes are stripped; backquotes stand for double quotes. Undefined for
- * no mock (empty or `false`).
+ * Parses a `mock` value (already URL-decoded) as Java 2.7.23 does: the wrapper's test (empty or
+ * `false` is no mock; a value starting with `force` never calls the providers), then
+ * `MockInvoker.normalizeMock` (`return` alone is `return null`; `true`, `default`, `fail` and
+ * `force` are the default mock implementation; a `fail:` prefix, then a `force:` prefix, is
+ * stripped; backquotes stand for double quotes in `return`/`throw`), then the `return ` / `throw`
+ * prefixes; anything else names a mock implementation (`default` for the interface's own).
  */
 export function parseMockSetting(raw: string | undefined): MockSetting | undefined {
   const value = raw?.trim() ?? "";
   if (value === "" || value.toLowerCase() === "false") return undefined;
   const force = value.startsWith("force");
-  let mock = value;
-  const lower = mock.toLowerCase();
-  if (lower === "return") return { force, action: { kind: "return", text: "null" } };
-  if (["true", "default", "fail", "force"].includes(lower)) {
-    return { force, action: { kind: "implementation", name: "default" } };
+  const mock = normalizeMock(value);
+  if (mock.startsWith(RETURN_PREFIX)) {
+    return { force, action: { kind: "return", text: mock.slice(RETURN_PREFIX.length).trim() } };
   }
-  if (mock.startsWith("fail:")) mock = mock.slice(5).trim();
-  else if (mock.startsWith("force:")) mock = mock.slice(6).trim();
-  if (mock.startsWith("return ") || mock === "return") {
-    return { force, action: { kind: "return", text: mock.slice(6).trim().replaceAll("`", '"') || "null" } };
-  }
-  if (mock.startsWith("throw")) {
-    const javaClass = mock.slice(5).trim().replaceAll("`", '"');
+  if (mock.startsWith(THROW_PREFIX)) {
+    const javaClass = mock.slice(THROW_PREFIX.length).trim();
     return { force, action: { kind: "throw", javaClass: javaClass === "" ? undefined : javaClass } };
   }
-  const name = mock.toLowerCase() === "true" || mock.toLowerCase() === "default" ? "default" : mock;
-  return { force, action: { kind: "implementation", name } };
+  return { force, action: { kind: "implementation", name: isDefaultMock(mock) ? "default" : mock } };
+}
+
+const RETURN_PREFIX = "return ";
+const THROW_PREFIX = "throw";
+
+/** Java's `ConfigUtils.isDefault`: `true` or `default`, any case. */
+function isDefaultMock(value: string): boolean {
+  const lower = value.toLowerCase();
+  return lower === "true" || lower === "default";
+}
+
+/** Java's `MockInvoker.normalizeMock`, for a trimmed, non-empty value. */
+function normalizeMock(value: string): string {
+  const lower = value.toLowerCase();
+  if (lower === "return") return `${RETURN_PREFIX}null`;
+  if (isDefaultMock(value) || lower === "fail" || lower === "force") return "default";
+  let mock = value;
+  if (mock.startsWith("fail:")) mock = mock.slice("fail:".length).trim();
+  if (mock.startsWith("force:")) mock = mock.slice("force:".length).trim();
+  if (mock.startsWith(RETURN_PREFIX) || mock.startsWith(THROW_PREFIX)) mock = mock.replaceAll("`", '"');
+  return mock;
 }
 
 /**

@@ -151,10 +151,40 @@ describe("mock", () => {
     );
     await assert.rejects(missing.invoke(call()), (e: unknown) => {
       assert.ok(e instanceof RpcError && e.code === Code.FailedPrecondition);
-      assert.match(e.message, /default mock of com\.example\.DemoService is not registered/);
+      assert.match(
+        e.message,
+        /default mock of com\.example\.DemoService \(com\.example\.DemoServiceMock\) is not registered/,
+      );
       assert.match(e.message, /after the call failed with/);
       return true;
     });
+  });
+
+  it("mock - the value is URL-decoded once more, as Java: dubbo-admin's force:return+null is force:return null", async () => {
+    const invokers = createFakeInvokers(1);
+    assert.equal((await mocked("force:return+null", invokers).invoke(call())).value, null);
+    assert.equal((await mocked("force%3Areturn+%22busy%22", invokers).invoke(call())).value, "busy");
+    assert.equal(invokers[0]!.calls, 0);
+    await assert.rejects(mocked("force:return 100%", invokers).invoke(call()), (e: unknown) => {
+      assert.ok(e instanceof RpcError && e.code === Code.InvalidArgument);
+      assert.match(e.message, /mock=force:return 100% .* not validly URL-encoded .*%25/);
+      return true;
+    });
+    assert.deepEqual(parseMockSetting("fail:force:return 1"), {
+      force: false,
+      action: { kind: "return", text: "1" },
+    });
+  });
+
+  it("mock - mock=<name> calls that implementation only after an RPC failure, never on a business error", async () => {
+    const invokers = createFakeInvokers(1);
+    const impl = { sayHello: (name: unknown) => `degraded ${String(name)}` };
+    const invoker = mocked("helloFallback", invokers, { [`${SERVICE}#helloFallback`]: impl });
+    assert.equal((await invoker.invoke(call())).value, invokers[0]!.address, "a success passes through");
+    invokers[0]!.throwBizError("no such user", "com.example.NoUserException");
+    await assert.rejects(invoker.invoke(call()), (e: unknown) => e instanceof BizError);
+    invokers[0]!.failTimes(3, new RpcError("service not found", Code.Unimplemented));
+    assert.equal((await invoker.invoke(call())).value, "degraded x");
   });
 
   it("mock - a mock:// provider in the directory serves mock calls", async () => {

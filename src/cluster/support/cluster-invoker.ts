@@ -113,8 +113,12 @@ export abstract class AbstractClusterInvoker implements Invoker {
   }
 
   /**
-   * Picks one provider among `invokers`, avoiding `tried` ones where possible. Throws the
-   * no-provider error when there is none (or, with `cluster.availablecheck`, none available).
+   * Picks one provider among `invokers`, avoiding `tried` ones where possible, branch for branch
+   * as Java's AbstractClusterInvoker.select/doSelect: the sticky provider is reused only with
+   * `cluster.availablecheck` on and while it is available (with the check off, Java never reuses
+   * it and picks again each call); a single candidate is returned as is, available or not; a
+   * pick that was tried or is unavailable is reselected, and when reselect finds nothing the next
+   * index is taken as is. Throws the no-provider error when `invokers` is empty.
    */
   protected select(
     lb: LoadBalance,
@@ -132,7 +136,7 @@ export abstract class AbstractClusterInvoker implements Invoker {
     );
     if (this.#sticky !== undefined && !invokers.includes(this.#sticky)) this.#sticky = undefined;
     if (sticky && this.#sticky !== undefined && !tried.includes(this.#sticky)) {
-      if (!this.availableCheck || this.#sticky.isAvailable()) return this.#sticky;
+      if (this.availableCheck && this.#sticky.isAvailable()) return this.#sticky;
     }
     const chosen = this.#doSelect(lb, inv, invokers, tried);
     if (sticky) this.#sticky = chosen;
@@ -145,20 +149,12 @@ export abstract class AbstractClusterInvoker implements Invoker {
     invokers: readonly Invoker[],
     tried: readonly Invoker[],
   ): Invoker {
-    if (invokers.length === 1) {
-      const only = invokers[0]!;
-      if (this.availableCheck && !only.isAvailable()) throw this.noProvider(inv, tried);
-      return only;
-    }
-    let chosen = lb.select(invokers, this.url, inv);
-    if (tried.includes(chosen) || (this.availableCheck && !chosen.isAvailable())) {
-      const again = this.#reselect(lb, inv, invokers, tried);
-      if (again !== undefined) return again;
-      // Java then takes the next index; with the availability check on, only if it is usable.
-      chosen = invokers[(invokers.indexOf(chosen) + 1) % invokers.length]!;
-      if (this.availableCheck && !chosen.isAvailable()) throw this.noProvider(inv, tried);
-    }
-    return chosen;
+    if (invokers.length === 1) return invokers[0]!;
+    const chosen = lb.select(invokers, this.url, inv);
+    if (!tried.includes(chosen) && (!this.availableCheck || chosen.isAvailable())) return chosen;
+    return (
+      this.#reselect(lb, inv, invokers, tried) ?? invokers[(invokers.indexOf(chosen) + 1) % invokers.length]!
+    );
   }
 
   /** Untried (and available) providers first; then available ones among the tried. */

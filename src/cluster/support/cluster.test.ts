@@ -102,7 +102,7 @@ describe("cluster - failover", () => {
     assert.equal(total(invokers), 1);
   });
 
-  it("failover - never retries a business error or a non-retryable error", async () => {
+  it("failover - never retries a business error or a canceled call", async () => {
     const invokers = createFakeInvokers(3);
     for (const i of invokers) i.throwBizError("no such user", "com.example.NoUserException");
     const { invoker } = build(failoverCluster, invokers);
@@ -111,10 +111,32 @@ describe("cluster - failover", () => {
       (e: unknown) => e instanceof BizError && e.javaClass === "com.example.NoUserException",
     );
     assert.equal(total(invokers), 1);
-    const bad = createFakeInvokers(3);
-    for (const i of bad) i.failTimes(1, new RpcError("cannot serialize", Code.InvalidArgument));
-    await assert.rejects(build(failoverCluster, bad).invoker.invoke(call()), /cannot serialize/);
-    assert.equal(total(bad), 1);
+    const canceled = createFakeInvokers(3);
+    for (const i of canceled) i.failTimes(1, new RpcError("caller gave up", Code.Canceled));
+    await assert.rejects(build(failoverCluster, canceled).invoker.invoke(call()), /caller gave up/);
+    assert.equal(total(canceled), 1);
+  });
+
+  it("failover - retries every other failure on another provider, as Java does", async () => {
+    const failures = [
+      new RpcError("service not found (SERVICE_NOT_FOUND 60)", Code.Unimplemented),
+      new RpcError("provider handler failed (SERVICE_ERROR 70)", Code.Unknown),
+      new RpcError("cannot serialize", Code.InvalidArgument),
+      new RpcError("server error", Code.Internal),
+      new TypeError("a filter broke"),
+    ];
+    for (const failure of failures) {
+      const invokers = createFakeInvokers(2);
+      invokers[0]!.failTimes(1, failure);
+      const { invoker } = build(failoverCluster, invokers, { loadbalance: "roundrobin" });
+      const result = await invoker.invoke(call());
+      assert.equal(total(invokers), 2, `${failure.message} is retried`);
+      assert.equal(
+        result.value,
+        invokers[1]!.address,
+        `${failure.message}: the retry went to the other provider`,
+      );
+    }
   });
 
   it("failover - skips unavailable providers and re-lists between attempts", async () => {
@@ -181,12 +203,32 @@ describe("cluster - select", () => {
     for (let i = 0; i < 5; i++) assert.equal((await invoker.invoke(call())).value, next);
   });
 
-  it("select - cluster.availablecheck=false still calls an unavailable provider", async () => {
+  it("select - a single candidate is called even when unavailable (Java's doSelect)", async () => {
     const invokers = createFakeInvokers(1);
     invokers[0]!.setAvailable(false);
-    await assert.rejects(build(failfastCluster, invokers).invoker.invoke(call()), /unavailable/);
+    assert.equal((await build(failfastCluster, invokers).invoker.invoke(call())).value, invokers[0]!.address);
     const off = build(failfastCluster, invokers, { "cluster.availablecheck": "false" });
     assert.equal((await off.invoker.invoke(call())).value, invokers[0]!.address);
+  });
+
+  it("select - cluster.availablecheck=false calls an unavailable pick and never reuses the sticky one", async () => {
+    const invokers = createFakeInvokers(4).map((i) => i.setAvailable(false));
+    const { invoker } = build(failoverCluster, invokers, {
+      sticky: "true",
+      "cluster.availablecheck": "false",
+    });
+    const picked = new Set<unknown>();
+    for (let i = 0; i < 20; i++) picked.add((await invoker.invoke(call())).value);
+    assert.equal(total(invokers), 20, "unavailable providers are called, one attempt each");
+    assert.ok(picked.size > 1, "with the check off, Java's select does not return the sticky provider");
+  });
+
+  it("select - when reselect finds nothing usable, the next index is called as is", async () => {
+    const invokers = createFakeInvokers(3).map((i) => i.setAvailable(false));
+    const { invoker } = build(failfastCluster, invokers);
+    const value = (await invoker.invoke(call())).value;
+    assert.equal(total(invokers), 1);
+    assert.ok(invokers.some((i) => i.address === value));
   });
 
   it("select - context attachments are bound into the invocation, the call's own win", async () => {
@@ -226,22 +268,24 @@ describe("cluster - select", () => {
   it("select - the no-provider error lists each provider and why it was excluded", async () => {
     const invokers = createFakeInvokers(3);
     invokers[1]!.setAvailable(false);
-    const blockFirst: Router = {
+    const blocked = new Set([20880, 20881]);
+    const blocking: Router = {
       name: "condition",
       priority: 0,
       url: undefined,
-      route: (list) => list.filter((i) => i.url.port !== 20880),
+      route: (list) => list.filter((i) => !blocked.has(i.url.port)),
     };
     class Disabling extends StaticDirectory {
       override excluded() {
         return new Map([["10.0.0.9:20880", { kind: "disabled" as const, detail: "override disabled=true" }]]);
       }
     }
-    const directory = new Disabling(consumer({ group: "g", version: "1.0" }), invokers, [blockFirst]);
-    // The last candidate fails and drops its connection: the retry finds nothing usable.
+    const directory = new Disabling(consumer({ group: "g", version: "1.0" }), invokers, [blocking]);
+    // The only candidate fails, drops its connection and a rule change routes it away: the retry finds nothing.
     const third = invokers[2]!;
     third.invoke = async () => {
       third.setAvailable(false);
+      blocked.add(20882);
       throw new RpcError("connection reset", Code.Unavailable);
     };
     const inv = failoverCluster(directory, testContext());
@@ -251,8 +295,11 @@ describe("cluster - select", () => {
       const m = e.message;
       assert.match(m, /no provider available for g\/com\.example\.DemoService:1\.0 method sayHello/);
       assert.match(m, /127\.0\.0\.1:20880 \(excluded by router "condition"\)/);
-      assert.match(m, /127\.0\.0\.1:20881 \(unavailable/);
-      assert.match(m, /127\.0\.0\.1:20882 \(already tried for this call, unavailable/);
+      assert.match(m, /127\.0\.0\.1:20881 \(excluded by router "condition", unavailable/);
+      assert.match(
+        m,
+        /127\.0\.0\.1:20882 \(excluded by router "condition", already tried for this call, unavailable/,
+      );
       assert.match(m, /10\.0\.0\.9:20880 \(disabled \(override disabled=true\)\)/);
       return true;
     });
@@ -313,6 +360,16 @@ describe("cluster - other strategies", () => {
     for (let i = 0; i < 200 && limited.pendingRetries > 0; i++) await new Promise((r) => setTimeout(r, 5));
     assert.equal(invokers[0]!.calls, 3, "one call and two retries");
     assert.ok(ctx.warnings.some((w) => /giving up .* after 2 background retries/.test(w)));
+
+    const negative = createFakeInvokers(1).map((i) => i.alwaysFail());
+    const javaDefault = new FailbackClusterInvoker(
+      new StaticDirectory(consumer({ "failback.period": 2, retries: -1 }), negative),
+      testContext(),
+    );
+    await javaDefault.invoke(call());
+    for (let i = 0; i < 200 && javaDefault.pendingRetries > 0; i++)
+      await new Promise((r) => setTimeout(r, 5));
+    assert.equal(negative[0]!.calls, 4, "retries=-1 means Java's default of 3 background retries");
 
     const capped = createFakeInvokers(1).map((i) => i.alwaysFail());
     const capCtx = testContext();

@@ -23,7 +23,7 @@ interface RetryTask {
 /**
  * `failback`: a failed call returns an empty result (null) at once and is recorded; a background
  * timer (unref'd) retries it every `failback.period` ms (dubbo-ts key; Java's fixed 5 s) on
- * another provider where possible, up to `retries` times (default 3; 0 means no retry), with at
+ * another provider where possible, up to `retries` times (default 3, as is a negative value; 0 means no retry), with at
  * most `failbacktasks` (default 100) calls waiting. For notifications that must arrive eventually.
  * A provider's business error is its answer and reaches the caller. `destroy` stops the retries.
  */
@@ -36,7 +36,9 @@ export class FailbackClusterInvoker extends AbstractClusterInvoker {
   constructor(directory: Directory, context: ClusterContext) {
     super(directory, context);
     const url = directory.url;
-    this.#retries = Math.max(0, Math.trunc(url.number("retries", DEFAULT_FAILBACK_TIMES)));
+    // Java 2.7.23: unset or negative means 3; 0 means no background retry.
+    const retries = Math.trunc(url.number("retries", DEFAULT_FAILBACK_TIMES));
+    this.#retries = retries < 0 ? DEFAULT_FAILBACK_TIMES : retries;
     this.#periodMs = Math.max(1, url.number("failback.period", DEFAULT_FAILBACK_PERIOD_MS));
     const tasks = Math.trunc(url.number("failbacktasks", DEFAULT_FAILBACK_TASKS));
     this.#maxTasks = tasks > 0 ? tasks : DEFAULT_FAILBACK_TASKS;

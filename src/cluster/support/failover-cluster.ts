@@ -1,5 +1,4 @@
 import {
-  BizError,
   Code,
   DEFAULT_RETRIES,
   type Invocation,
@@ -12,10 +11,11 @@ import type { Cluster, LoadBalance } from "../contracts.js";
 import { AbstractClusterInvoker } from "./cluster-invoker.js";
 
 /**
- * `failover` (the default): on an error a retry can cure (network, timeout, busy) try another
- * provider, up to `retries` extra attempts (per method; default 2). Tried providers are avoided,
- * the list is re-read between attempts, and all attempts share the call's deadline. Business
- * errors and other failures return at once.
+ * `failover` (the default): on any failure that is not the provider's business answer (network,
+ * timeout, busy, a provider's error status such as SERVICE_NOT_FOUND; see `isRetryable`) try
+ * another provider, up to `retries` extra attempts (per method; default 2). Tried providers are
+ * avoided, the list is re-read between attempts, and all attempts share the call's deadline.
+ * Business errors and canceled calls return at once.
  */
 export class FailoverClusterInvoker extends AbstractClusterInvoker {
   readonly #attemptsByMethod = new Map<string, number>();
@@ -39,7 +39,7 @@ export class FailoverClusterInvoker extends AbstractClusterInvoker {
       try {
         return await this.attempt(invoker, inv);
       } catch (error) {
-        if (error instanceof BizError || !isRetryable(error)) throw error;
+        if (!isRetryable(error)) throw error;
         lastError = error;
         if (inv.signal.aborted || (inv.deadline !== undefined && Date.now() >= inv.deadline)) break;
       }
@@ -47,7 +47,7 @@ export class FailoverClusterInvoker extends AbstractClusterInvoker {
     const addresses = [...new Set(tried.map((t) => t.url.address))];
     const last = lastError instanceof RpcError ? lastError : RpcError.from(lastError, Code.Unavailable);
     throw new RpcError(
-      `failed to invoke ${this.url.serviceKey} method ${inv.method}: tried ${tried.length} time(s) on providers [${addresses.join(", ")}] (${addresses.length}/${candidates.length}); last error: ${last.rawMessage}. Raise retries or check the providers`,
+      `failed to invoke ${this.url.serviceKey} method ${inv.method}: tried ${tried.length} time(s) on providers [${addresses.join(", ")}] (${addresses.length}/${candidates.length}); last error: ${last.rawMessage}. Check the providers, or raise the reference option retries (Dubbo key retries)`,
       last.code,
       { cause: lastError },
     );

@@ -12,8 +12,8 @@ import {
   Url,
 } from "../../core/index.js";
 import { createSeededRandom, FakeInvoker, unavailableError } from "../../testing/index.js";
-import { builtinLoadBalances } from "../builtin.js";
-import type { ClusterContext } from "../contracts.js";
+import { BUILTIN_CLUSTERS, builtinLoadBalances } from "../builtin.js";
+import type { Cluster, ClusterContext } from "../contracts.js";
 import { StaticDirectory } from "../directory/static-directory.js";
 import { type Merger, registerBuiltinMergers } from "../merger/index.js";
 import { clusterNameForGroup, createMergeableCluster } from "./mergeable-cluster.js";
@@ -48,6 +48,12 @@ function mergers(): ExtensionPoint<Merger> {
   return point;
 }
 
+function clusters(): ExtensionPoint<Cluster> {
+  const point = new ExtensionPoint<Cluster>("cluster", "failover");
+  for (const [name, cluster] of Object.entries(BUILTIN_CLUSTERS)) point.register(name, cluster);
+  return point;
+}
+
 function reference(params: Record<string, string>, invokers: FakeInvoker[], ctx = context()) {
   const url = new Url({
     protocol: "consumer",
@@ -56,8 +62,9 @@ function reference(params: Record<string, string>, invokers: FakeInvoker[], ctx 
     path: SERVICE,
     params: { interface: SERVICE, group: "a,b", ...params },
   });
-  const invoker = createMergeableCluster({ mergers: mergers() })(new StaticDirectory(url, invokers), ctx);
-  return { invoker, ctx };
+  const directory = new StaticDirectory(url, invokers);
+  const invoker = createMergeableCluster({ mergers: mergers(), clusters: clusters() })(directory, ctx);
+  return { invoker, ctx, directory };
 }
 
 function call(returnType: JavaType | undefined = java.List(java.String), method = "items"): Invocation {
@@ -82,6 +89,21 @@ describe("mergeable cluster - merging", () => {
     for (let i = 0; i < 4; i++) assert.deepEqual((await invoker.invoke(call())).value, ["a", "b"]);
     assert.equal(a1.calls + a2.calls, 4);
     assert.equal(b.calls, 4);
+  });
+
+  it("mergeable cluster - each group is its own failover cluster: a failed provider is retried in its group", async () => {
+    const a1 = provider("a", 20880).alwaysFail(unavailableError("127.0.0.1:20880"));
+    const a2 = provider("a", 20881, ["a"]);
+    const b = provider("b", 20882, ["b"]);
+    const merged = reference({ merger: "list", loadbalance: "roundrobin" }, [a1, a2, b]);
+    for (let i = 0; i < 4; i++) assert.deepEqual((await merged.invoker.invoke(call())).value, ["a", "b"]);
+    assert.equal(a2.calls, 4, "every call of group a ended on its live provider");
+    assert.equal(b.calls, 4);
+    assert.deepEqual(merged.ctx.warnings, []);
+
+    const single = reference({ loadbalance: "roundrobin" }, [a1, a2, b]);
+    for (let i = 0; i < 4; i++) assert.deepEqual((await single.invoker.invoke(call())).value, ["a"]);
+    assert.equal(b.calls, 4, "without a merger the first group answers, after its own retry");
   });
 
   it("mergeable cluster - the method's merger setting wins, a custom merger by name", async () => {
@@ -135,7 +157,7 @@ describe("mergeable cluster - failures", () => {
     const c = provider("c", 20882, ["c1"]);
     const { invoker, ctx } = reference({ group: "*", merger: "true" }, [a, b, c]);
     assert.deepEqual((await invoker.invoke(call())).value, ["b1", "c1"]);
-    assert.deepEqual([a.calls, b.calls, c.calls], [1, 1, 1]);
+    assert.deepEqual([a.calls, b.calls, c.calls], [3, 1, 1], "group a's own failover tried 3 times");
     assert.equal(ctx.warnings.length, 1);
     assert.match(
       ctx.warnings[0] ?? "",
@@ -209,17 +231,20 @@ describe("mergeable cluster - without a merger only one group is called", () => 
     assert.deepEqual([a.calls, b.calls], [1, 1]);
   });
 
-  it("mergeable cluster - a group without providers passes to the next; other errors are thrown", async () => {
-    const noProvider = new RpcError(
-      "no provider available for a/com.example.MenuService method items: none",
-      Code.Unavailable,
-    );
-    const a = provider("a", 20880).failTimes(1, noProvider).failTimes(1, unavailableError("127.0.0.1:20880"));
+  it("mergeable cluster - a group left without providers passes to the next; other errors are thrown", async () => {
+    const a = provider("a", 20880);
     const b = provider("b", 20881, ["b"]);
-    const { invoker } = reference({ merger: "false" }, [a, b]);
+    const { invoker, directory } = reference({ merger: "false" }, [a, b]);
+    // a's only provider fails and leaves the directory: a's cluster finds no provider on retry.
+    a.invoke = async () => {
+      directory.setInvokers([b]);
+      throw unavailableError(a.address);
+    };
     assert.deepEqual((await invoker.invoke(call())).value, ["b"]);
-    await assert.rejects(invoker.invoke(call()), /connection refused/);
-    assert.deepEqual([a.calls, b.calls], [2, 1]);
+    const c = provider("c", 20882).alwaysFail(new BizError("menu closed"));
+    directory.setInvokers([c, b]);
+    await assert.rejects(invoker.invoke(call()), /menu closed/);
+    assert.deepEqual([c.calls, b.calls], [1, 1]);
   });
 
   it("mergeable cluster - with no group available the first is called anyway", async () => {

@@ -10,9 +10,11 @@ import {
   resultOf,
   splitList,
 } from "../../core/index.js";
-import type { Cluster, ClusterContext, Directory, LoadBalance } from "../contracts.js";
+import type { Cluster, ClusterContext, Directory } from "../contracts.js";
+import { GroupDirectory, groupOf } from "../directory/group-directory.js";
 import { isNoMergerSetting, MERGER_KEY, type Merger } from "../merger/merger.js";
 import { mergeWithMethod, resolveMerger } from "../merger/merger-selection.js";
+import { withMock } from "../mock/mock-cluster.js";
 import { AbstractClusterInvoker } from "./cluster-invoker.js";
 
 /** The cluster name a multi-group reference uses. */
@@ -31,16 +33,16 @@ export function clusterNameForGroup(group: string | undefined, configured: strin
 
 /**
  * `mergeable`: calls every group of a multi-group reference and merges the results, with the
- * semantics of Java's `MergeableClusterInvoker`:
+ * semantics of Java's `MergeableClusterInvoker` over one cluster invoker per group (Java's
+ * RegistryDirectory joins each group's providers into its own cluster):
  *
+ * - Each group present in the directory's list is its own cluster: the reference's `cluster`
+ *   (failover unless set; never mergeable again) with the mock wrapper, over a live view of that
+ *   group's providers. So failover retries within a group, on that group's providers.
  * - No `merger` on the method (or `merger=false`): only one group is called, the first available
- *   provider in list order; when it reports "no provider available" (its group is empty after
- *   routing) the next one is tried. If none is available the first is called anyway.
- * - Otherwise every group is called in parallel, one call per group: each entry of the directory's
- *   list is called, except that entries of one group (same `group/interface:version`) share one
- *   call to a provider the balancer picks among them (Java calls them all and keeps one result per
- *   group). The registry directory normally lists one cluster invoker per group, so failover
- *   happens inside a group.
+ *   in list order; when its cluster reports "no provider available" the next one is tried. If
+ *   none is available the first is called anyway.
+ * - Otherwise every group is called in parallel, once each.
  * - A failing group is reported through `ClusterContext.warn` and left out of the merge (Java
  *   logs it too). One answering group gives its value unmerged; a `void` method gives undefined.
  *   If every group fails, the first group's error is thrown as is (Java would return null: this
@@ -49,30 +51,52 @@ export function clusterNameForGroup(group: string | undefined, configured: strin
  *   `merger=.method` calls that method of the first result with each other result.
  * - Results are merged in the directory's group order (Java's order is a hash map's). The merged
  *   result carries no provider attachments, as in Java.
+ * - Deliberate difference: Java wraps groups only when more than one group is present, so the
+ *   providers of a lone group are called directly (each one, with a merger; without failover).
+ *   Here a lone group is a cluster too, so it fails over like any other.
  */
-export function createMergeableCluster(options: { readonly mergers: ExtensionPoint<Merger> }): Cluster {
-  return (directory, context) => new MergeableClusterInvoker(directory, context, options.mergers);
+export function createMergeableCluster(options: {
+  readonly mergers: ExtensionPoint<Merger>;
+  readonly clusters: ExtensionPoint<Cluster>;
+}): Cluster {
+  return (directory, context) => new MergeableClusterInvoker(directory, context, options);
 }
 
 export class MergeableClusterInvoker extends AbstractClusterInvoker {
   readonly #mergers: ExtensionPoint<Merger>;
+  readonly #groupCluster: Cluster;
+  /** One cluster invoker per group seen, kept for the reference's life (groups are few). */
+  readonly #groups = new Map<string, Invoker>();
 
-  constructor(directory: Directory, context: ClusterContext, mergers: ExtensionPoint<Merger>) {
+  constructor(
+    directory: Directory,
+    context: ClusterContext,
+    options: { readonly mergers: ExtensionPoint<Merger>; readonly clusters: ExtensionPoint<Cluster> },
+  ) {
     super(directory, context);
-    this.#mergers = mergers;
+    this.#mergers = options.mergers;
+    const configured = directory.url.get("cluster");
+    const name =
+      configured === undefined || configured === "" || configured === MERGEABLE_CLUSTER
+        ? DEFAULT_CLUSTER
+        : configured;
+    this.#groupCluster = withMock(options.clusters.get(name));
   }
 
-  protected async doInvoke(
-    inv: Invocation,
-    invokers: readonly Invoker[],
-    lb: LoadBalance,
-  ): Promise<RpcResult> {
-    if (invokers.length === 0) throw this.noProvider(inv);
-    const setting = this.url.methodGet(inv.method, MERGER_KEY);
-    if (setting === undefined || isNoMergerSetting(setting)) return this.#invokeOneGroup(inv, invokers);
+  override async destroy(): Promise<void> {
+    const groups = [...this.#groups.values()];
+    this.#groups.clear();
+    await Promise.allSettled(groups.map((g) => g.destroy()));
+    await super.destroy();
+  }
 
-    const groups = this.#onePerGroup(invokers, lb);
-    const settled = await Promise.allSettled(groups.map((g) => this.#callGroup(g, inv)));
+  protected async doInvoke(inv: Invocation, invokers: readonly Invoker[]): Promise<RpcResult> {
+    if (invokers.length === 0) throw this.noProvider(inv);
+    const groups = this.#groupsOf(invokers);
+    const setting = this.url.methodGet(inv.method, MERGER_KEY);
+    if (setting === undefined || isNoMergerSetting(setting)) return this.#invokeOneGroup(inv, groups);
+
+    const settled = await Promise.allSettled(groups.map((g) => g.cluster.invoke(inv)));
     const values: unknown[] = [];
     const failures: Array<{ readonly group: string; readonly error: unknown }> = [];
     settled.forEach((outcome, i) => {
@@ -102,34 +126,34 @@ export class MergeableClusterInvoker extends AbstractClusterInvoker {
     }
   }
 
-  async #invokeOneGroup(inv: Invocation, invokers: readonly Invoker[]): Promise<RpcResult> {
-    for (const invoker of invokers) {
-      if (!invoker.isAvailable()) continue;
+  async #invokeOneGroup(inv: Invocation, groups: readonly GroupCluster[]): Promise<RpcResult> {
+    for (const { cluster } of groups) {
+      if (!cluster.isAvailable()) continue;
       try {
-        return await this.attempt(invoker, inv);
+        return await cluster.invoke(inv);
       } catch (error) {
         if (!isNoProviderError(error)) throw error;
       }
     }
-    return this.attempt(invokers[0] as Invoker, inv);
+    return (groups[0] as GroupCluster).cluster.invoke(inv);
   }
 
-  /** One entry per group key, in first-appearance order. */
-  #onePerGroup(invokers: readonly Invoker[], lb: LoadBalance): GroupCall[] {
-    const byKey = new Map<string, Invoker[]>();
+  /** The cluster of each group among `invokers`, in first-appearance order. */
+  #groupsOf(invokers: readonly Invoker[]): GroupCluster[] {
+    const out: GroupCluster[] = [];
+    const seen = new Set<string>();
     for (const invoker of invokers) {
-      const key = invoker.url.serviceKey;
-      const members = byKey.get(key);
-      if (members === undefined) byKey.set(key, [invoker]);
-      else members.push(invoker);
+      const group = groupOf(invoker);
+      if (seen.has(group)) continue;
+      seen.add(group);
+      let cluster = this.#groups.get(group);
+      if (cluster === undefined) {
+        cluster = this.#groupCluster(new GroupDirectory(this.directory, group), this.context);
+        this.#groups.set(group, cluster);
+      }
+      out.push({ key: invoker.url.serviceKey, cluster });
     }
-    return [...byKey].map(([key, members]) => ({ key, members, lb }));
-  }
-
-  async #callGroup(group: GroupCall, inv: Invocation): Promise<RpcResult> {
-    const target =
-      group.members.length === 1 ? (group.members[0] as Invoker) : this.select(group.lb, inv, group.members);
-    return this.attempt(target, inv);
+    return out;
   }
 
   #warnFailed(group: string, inv: Invocation, error: unknown): void {
@@ -141,10 +165,10 @@ export class MergeableClusterInvoker extends AbstractClusterInvoker {
   }
 }
 
-interface GroupCall {
+interface GroupCluster {
+  /** The group's service key, `group/interface:version`. */
   readonly key: string;
-  readonly members: readonly Invoker[];
-  readonly lb: LoadBalance;
+  readonly cluster: Invoker;
 }
 
 /** Java's `getGroupDescFromServiceKey`: `group [ a ]` for `a/com.foo.Bar:1.0`. */

@@ -31,14 +31,21 @@ describe("RpcError", () => {
     assert.ok(!(new BizError("x") instanceof RpcError));
   });
 
-  it("isRetryable - network, timeout and busy errors only; never business errors", () => {
-    assert.equal(isRetryable(new RpcError("x", Code.Unavailable)), true);
-    assert.equal(isRetryable(new RpcError("x", Code.DeadlineExceeded)), true);
-    assert.equal(isRetryable(new RpcError("x", Code.ResourceExhausted)), true);
-    assert.equal(isRetryable(new RpcError("x", Code.InvalidArgument)), false);
+  it("isRetryable - every failure but a business error or a cancel, as Java's failover", () => {
+    for (const code of [
+      Code.Unavailable,
+      Code.DeadlineExceeded,
+      Code.ResourceExhausted,
+      Code.Unimplemented, // SERVICE_NOT_FOUND (60)
+      Code.Unknown, // SERVICE_ERROR (70)
+      Code.InvalidArgument,
+      Code.Internal,
+    ]) {
+      assert.equal(isRetryable(new RpcError("x", code)), true, `code ${code}`);
+    }
+    assert.equal(isRetryable(new Error("thrown below the cluster")), true);
     assert.equal(isRetryable(new RpcError("x", Code.Canceled)), false);
     assert.equal(isRetryable(new BizError("x")), false);
-    assert.equal(isRetryable(new Error("x")), false);
   });
 });
 

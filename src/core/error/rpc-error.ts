@@ -1,3 +1,4 @@
+import { BizError } from "./biz-error.js";
 import { Code, codeToString } from "./code.js";
 
 const kRpcError = Symbol.for("dubbo-ts.RpcError");
@@ -53,16 +54,15 @@ export class RpcError extends Error {
   }
 }
 
-/** Errors a retry on another provider can cure: the link, the clock, or a busy provider. */
+/**
+ * Whether failover may try the call again on another provider. As Java's FailoverClusterInvoker,
+ * every failure that is not the provider's own answer is retried: network, timeout, busy, and
+ * also a provider's error statuses (SERVICE_NOT_FOUND 60 and SERVICE_ERROR 70 among them: Java
+ * turns every non-OK status but the timeouts into a network RpcException), serialization
+ * failures, and anything thrown below the cluster. A {@link BizError} is the provider's answer and
+ * is never retried; neither is a call the caller canceled.
+ */
 export function isRetryable(error: unknown): boolean {
-  if (!(error instanceof RpcError)) return false;
-  switch (error.code) {
-    case Code.Unavailable:
-    case Code.DeadlineExceeded:
-    case Code.ResourceExhausted:
-    case Code.Aborted:
-      return true;
-    default:
-      return false;
-  }
+  if (error instanceof BizError) return false;
+  return !(error instanceof RpcError && error.code === Code.Canceled);
 }

@@ -49,7 +49,12 @@ if (!onlyTests) {
 }
 
 ensureSystemPackages();
-ensureJavaDubbo();
+try {
+  ensureJavaDubbo();
+} catch (error) {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
 
 const files = testFiles();
 if (files.length === 0) {

@@ -133,13 +133,29 @@ function spawnPeer(version: DubboVersion, name: string, args: readonly string[])
     },
     async stop() {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
-      // Closing stdin ends the peer; a peer that does not end within 5 s is killed by its pid.
-      proc.stdin.end();
-      const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+      // Killed by its pid: Dubbo's shutdown hook would wait 10 s for registry notifications.
+      proc.kill("SIGKILL");
       await closed;
-      clearTimeout(timer);
     },
   };
+}
+
+let localHost: Promise<string> | undefined;
+
+/**
+ * The address Java Dubbo uses for this machine: it never connects to a loopback address (it swaps
+ * 127.x for this one), so our providers listen here too. Asked of Java 2.7 once per test process.
+ */
+export function javaLocalHost(): Promise<string> {
+  localHost ??= (async () => {
+    const peer = spawnPeer("2.7", "java-host", ["host"]);
+    try {
+      return JSON.parse(await peer.next(START_TIMEOUT_MS)) as string;
+    } finally {
+      await peer.stop();
+    }
+  })();
+  return localHost;
 }
 
 export interface PickExport {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.dubbo.common.URL;
 import org.apache.dubbo.common.extension.ExtensionLoader;
+import org.apache.dubbo.common.utils.NetUtils;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.MethodConfig;
 import org.apache.dubbo.config.ProtocolConfig;
@@ -26,6 +27,10 @@ import org.apache.dubbo.rpc.service.GenericService;
  * A Java Dubbo peer on Dubbo's plain API (no Spring), one JVM per role, driven by the Node tests.
  *
  * <pre>
+ *   host
+ *       prints @@ and the address this machine's Dubbo uses for itself. Java Dubbo never connects
+ *       to or binds a loopback address (NetUtils.filterLocalHost replaces 127.x by this one), so
+ *       every peer of the tests listens there.
  *   provider REGISTRY PORT [PICK_PORT:WEIGHT:WARMUP ...]
  *       exports InteropService on PORT (timeout=3000; sleepCounted: retries=0, timeout=300) and
  *       PickService once per PICK_PORT with that weight and warmup; prints @@READY; runs until
@@ -43,14 +48,16 @@ public final class JavaDubboPeer {
   private static final Map<String, Object> REFERENCES = new HashMap<>();
 
   public static void main(String[] args) throws Exception {
-    if (args.length >= 3 && args[0].equals("provider")) {
+    if (args.length == 1 && args[0].equals("host")) {
+      JsonOut.line(JsonOut.quote(NetUtils.getLocalHost()));
+    } else if (args.length >= 3 && args[0].equals("provider")) {
       provide(args);
       JsonOut.line("READY");
       waitForStdinToClose();
     } else if (args.length == 1 && args[0].equals("consumer")) {
       serveCommands();
     } else {
-      System.err.println("usage: JavaDubboPeer provider REGISTRY PORT [PICK_PORT:WEIGHT:WARMUP ...] | consumer");
+      System.err.println("usage: JavaDubboPeer host | provider REGISTRY PORT [PICK_PORT:WEIGHT:WARMUP ...] | consumer");
       System.exit(2);
     }
     System.exit(0);
@@ -65,7 +72,7 @@ public final class JavaDubboPeer {
   private static ProtocolConfig protocol(int port) {
     ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
     protocol.setId("dubbo-" + port);
-    protocol.setHost("127.0.0.1");
+    protocol.setHost(NetUtils.getLocalHost());
     return protocol;
   }
 

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 export const SYSTEM_PACKAGES = [
   { name: "libhessian-java", probe: "/usr/share/java/hessian.jar", why: "Java Hessian conformance tests" },
   { name: "zookeeper", probe: "/usr/share/zookeeper/bin/zkServer.sh", why: "ZooKeeper registry tests" },
+  { name: "maven", probe: "/usr/bin/mvn", why: "fetching real Java Dubbo for the interop tests" },
 ];
 
 export function ensureSystemPackages() {

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The one test command: type-check, lint, layering gate, then every test file under src/ and test/,
-// after making sure the real peers the tests need (Java Hessian, ZooKeeper) are present.
+// after making sure the real peers the tests need (Java Hessian, ZooKeeper, Java Dubbo from Maven
+// Central) are present.
 // Usage: npm test [-- --only-tests] [-- <path filter>...]
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { ensureJavaDubbo } from "./java-dubbo-deps.mjs";
 import { ensureSystemPackages } from "./system-deps.mjs";
 
 const argv = process.argv.slice(2);
@@ -47,6 +49,12 @@ if (!onlyTests) {
 }
 
 ensureSystemPackages();
+try {
+  ensureJavaDubbo();
+} catch (error) {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
 
 const files = testFiles();
 if (files.length === 0) {

@@ -1,14 +1,25 @@
-// Builds a Java harness of ours against Debian's Caucho Hessian jar. Classes are cached under
-// .tmp/<cacheName>/ keyed by a hash of the sources and the jar, so javac runs only after a change.
+// Builds a Java harness of ours against a classpath: Debian's Caucho Hessian jar by default, or the
+// jars of real Java Dubbo (scripts/java-dubbo-deps.mjs). Classes are cached under .tmp/<cacheName>/
+// keyed by a hash of the sources and the classpath, so javac runs only after a change.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const HESSIAN_JAR = "/usr/share/java/hessian.jar";
 
-const CACHE_BASE = join(dirname(fileURLToPath(import.meta.url)), "..", "..", ".tmp");
+const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const CACHE_BASE = join(REPO_ROOT, ".tmp");
 
 const INSTALL_HINT =
   "Install with: sudo apt-get install -y openjdk-17-jdk-headless libhessian-java " +
@@ -20,40 +31,48 @@ export function missingJavaTool(suite: string, what: string): Error {
 }
 
 export interface JavaHarnessSources {
-  /** The folder holding the `.java` files (searched recursively). */
-  readonly sourcesDir: string;
+  /** `.java` files, and folders searched recursively for them. */
+  readonly sources: readonly string[];
+  /** The jars to compile (and later run) against; default Debian's Caucho Hessian jar. */
+  readonly classpath?: readonly string[];
   /** The folder under `.tmp/` for the compiled classes. */
   readonly cacheName: string;
   /** What the tests are, for error messages: e.g. "Java Hessian conformance tests". */
   readonly suite: string;
 }
 
-function javaFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith(".java"))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
+function javaFiles(sources: readonly string[]): string[] {
+  const files = sources.flatMap((source) =>
+    source.endsWith(".java")
+      ? [source]
+      : readdirSync(source, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile() && e.name.endsWith(".java"))
+          .map((e) => join(e.parentPath, e.name)),
+  );
+  return [...new Set(files)].sort();
 }
 
-function sourceHash(sourcesDir: string, files: readonly string[]): string {
+/** Sources by content; jars by path and size (a jar's path already names its version). */
+function buildHash(files: readonly string[], classpath: readonly string[]): string {
   const hash = createHash("sha256");
-  hash.update(readFileSync(HESSIAN_JAR));
+  for (const jar of classpath) hash.update(`${jar}\0${statSync(jar).size}\0`);
   for (const file of files)
     hash
-      .update(`${relative(sourcesDir, file)}\0`)
+      .update(`${relative(REPO_ROOT, file)}\0`)
       .update(readFileSync(file))
       .update("\0");
   return hash.digest("hex").slice(0, 16);
 }
 
-/** Returns the class directory, compiling only when the sources (or the jar) changed. */
+/** Returns the class directory, compiling only when the sources (or the classpath) changed. */
 export function compileJavaHarness(sources: JavaHarnessSources): string {
-  if (!existsSync(HESSIAN_JAR)) {
+  const classpath = sources.classpath ?? [HESSIAN_JAR];
+  if (sources.classpath === undefined && !existsSync(HESSIAN_JAR)) {
     throw missingJavaTool(sources.suite, `${HESSIAN_JAR} (Debian package libhessian-java)`);
   }
   const cacheRoot = join(CACHE_BASE, sources.cacheName);
-  const files = javaFiles(sources.sourcesDir);
-  const classes = join(cacheRoot, sourceHash(sources.sourcesDir, files));
+  const files = javaFiles(sources.sources);
+  const classes = join(cacheRoot, buildHash(files, classpath));
   if (existsSync(join(classes, ".complete"))) return classes;
   // Compile beside the final directory and rename, so a concurrent test file never sees half a build.
   const staging = `${classes}.${process.pid}.staging`;
@@ -61,7 +80,7 @@ export function compileJavaHarness(sources: JavaHarnessSources): string {
   mkdirSync(staging, { recursive: true });
   const javac = spawnSync(
     "javac",
-    ["-nowarn", "-encoding", "UTF-8", "-d", staging, "-cp", HESSIAN_JAR, ...files],
+    ["-nowarn", "-encoding", "UTF-8", "-d", staging, "-cp", classpath.join(":"), ...files],
     {
       encoding: "utf8",
       timeout: 120_000,

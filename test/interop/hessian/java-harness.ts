@@ -12,8 +12,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const MAIN_CLASS = "dubbots.interop.HessianHarness";
 const SUITE = "Java Hessian conformance tests";
 
-/** Caucho reflects into JDK classes (Throwable, BigInteger, collections); Java 17 needs them opened. */
-const JVM_FLAGS = [
+/** Caucho and hessian-lite reflect into JDK classes (Throwable, BigInteger, collections); Java 17 opens them. */
+export const HESSIAN_JVM_FLAGS: readonly string[] = [
   "-XX:TieredStopAtLevel=1",
   "-Xss4m",
   "--add-opens=java.base/java.lang=ALL-UNNAMED",
@@ -28,8 +28,24 @@ function missingToolError(what: string): Error {
 
 /** Returns the class directory, compiling the harness only when its sources (or the jar) changed. */
 export function compileHarness(): string {
-  return compileJavaHarness({ sourcesDir: join(HERE, "java"), cacheName: "hessian-harness", suite: SUITE });
+  return compileJavaHarness({ sources: [join(HERE, "java")], cacheName: "hessian-harness", suite: SUITE });
 }
+
+/** A Java Hessian implementation the harness modes run on: its classpath and main class. */
+export interface JavaHessianPeer {
+  /** For messages: "Caucho Hessian", "hessian-lite of Dubbo 2.7.23". */
+  readonly name: string;
+  /** The classpath (compiled harness and jars); compiles on first use. */
+  classpath(): string;
+  readonly mainClass: string;
+}
+
+/** Debian's Caucho Hessian, configured like Dubbo's hessian-lite (HessianLiteCompat). */
+export const CAUCHO_HESSIAN: JavaHessianPeer = {
+  name: "Caucho Hessian",
+  classpath: () => `${compileHarness()}:${HESSIAN_JAR}`,
+  mainClass: MAIN_CLASS,
+};
 
 export interface HarnessRun {
   /** Runs the harness once; resolves with its stdout lines. Rejects on exit code, stderr noise or timeout. */
@@ -38,13 +54,13 @@ export interface HarnessRun {
   close(): void;
 }
 
-export function createHarnessRun(timeoutMs = 60_000): HarnessRun {
+export function createHarnessRun(peer: JavaHessianPeer = CAUCHO_HESSIAN, timeoutMs = 60_000): HarnessRun {
   let child: ChildProcess | undefined;
   return {
     run(mode, stdinLines = []) {
-      const classes = compileHarness();
+      const classpath = peer.classpath();
       return new Promise((resolve, reject) => {
-        const proc = spawn("java", [...JVM_FLAGS, "-cp", `${classes}:${HESSIAN_JAR}`, MAIN_CLASS, mode], {
+        const proc = spawn("java", [...HESSIAN_JVM_FLAGS, "-cp", classpath, peer.mainClass, mode], {
           stdio: ["pipe", "pipe", "pipe"],
         });
         child = proc;
@@ -52,7 +68,7 @@ export function createHarnessRun(timeoutMs = 60_000): HarnessRun {
         const err: Buffer[] = [];
         const timer = setTimeout(() => {
           proc.kill("SIGKILL");
-          reject(new Error(`Java Hessian harness (${mode}) did not finish within ${timeoutMs} ms`));
+          reject(new Error(`${peer.name} harness (${mode}) did not finish within ${timeoutMs} ms`));
         }, timeoutMs);
         timer.unref();
         proc.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -66,7 +82,7 @@ export function createHarnessRun(timeoutMs = 60_000): HarnessRun {
           child = undefined;
           const stderr = Buffer.concat(err).toString("utf8");
           if (code !== 0) {
-            reject(new Error(`Java Hessian harness (${mode}) exited with ${code}:\n${stderr}`));
+            reject(new Error(`${peer.name} harness (${mode}) exited with ${code}:\n${stderr}`));
             return;
           }
           const text = Buffer.concat(out).toString("utf8");

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BizError } from "../../../src/core/error/biz-error.js";
 import { java } from "../../../src/core/java/java-type.js";
-import { decodeHessian, Hessian2Reader } from "../../../src/serialize/hessian2/index.js";
+import { decodeHessian } from "../../../src/serialize/hessian2/index.js";
+import { decodeFrame, fixtureMismatches } from "./conformance.js";
 import { describeJs } from "./describe-js.js";
 import { FIXTURE_EXPECTATIONS } from "./fixture-expectations.js";
 import { createHarnessRun, readFixtures } from "./java-harness.js";
@@ -21,18 +22,6 @@ function fixture(name: string): Buffer {
   const bytes = fixtures.get(name);
   assert.ok(bytes, `the Java harness wrote no fixture named ${name}`);
   return bytes;
-}
-
-/** Decodes every value of a frame with one reader, as a Dubbo body is read. */
-function decodeFrame(
-  bytes: Uint8Array,
-  count: number,
-  type?: Parameters<typeof decodeHessian>[1],
-): unknown[] {
-  const reader = new Hessian2Reader(bytes);
-  const values: unknown[] = [];
-  for (let i = 0; i < count; i++) values.push(reader.readValue(type));
-  return values;
 }
 
 describe("hessian java-to-ts - Java fixtures decode", () => {
@@ -63,23 +52,7 @@ describe("hessian java-to-ts - Java fixtures decode", () => {
   });
 
   it("hessian java-to-ts - every fixture decodes to the expected JS value", () => {
-    const failures: string[] = [];
-    for (const [name, expectation] of Object.entries(FIXTURE_EXPECTATIONS)) {
-      const bytes = fixture(name);
-      let actual: string;
-      try {
-        actual = describeJs(...decodeFrame(bytes, expectation.values.length, expectation.type));
-      } catch (error) {
-        actual = `THROWS ${error instanceof Error ? error.message : String(error)}`;
-      }
-      const wanted = describeJs(...expectation.values);
-      if (actual !== wanted) {
-        const hex = bytes.toString("hex");
-        failures.push(
-          `${name}\n    bytes:    ${hex.length > 160 ? `${hex.slice(0, 160)}…` : hex}\n    expected: ${wanted.slice(0, 400)}\n    actual:   ${actual.slice(0, 400)}`,
-        );
-      }
-    }
+    const failures = fixtureMismatches(fixtures);
     assert.equal(
       failures.length,
       0,

@@ -29,7 +29,7 @@ function missing(what: string): Error {
 /** The class directory; compiles only when the sources or the jar changed. */
 export function compileJavaDubboHarness(): string {
   return compileJavaHarness({
-    sourcesDir: join(HERE, "java"),
+    sources: [join(HERE, "java")],
     cacheName: "java-dubbo-harness",
     suite: SUITE,
   });

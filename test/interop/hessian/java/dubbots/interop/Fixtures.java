@@ -1,14 +1,11 @@
 package dubbots.interop;
 
-import com.caucho.hessian.io.Hessian2Output;
-import com.caucho.hessian.io.SerializerFactory;
 import com.foo.BizException;
 import com.foo.Color;
 import com.foo.Node;
 import com.foo.Primitives;
 import com.foo.Team;
 import com.foo.User;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -30,33 +27,28 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Named values written by Caucho's Hessian2Output, one frame each (a frame may hold several values
+ * Named values written by a Java Hessian 2 output (Caucho's or Dubbo's hessian-lite), one frame each (a frame may hold several values
  * written by one output, sharing class definitions and references, as a Dubbo body does). The
  * TypeScript side rebuilds the same values with the same helpers (patternString, patternBytes).
  * Output: one line per fixture, "name TAB hex".
  */
 final class Fixtures {
-  private final SerializerFactory factory;
+  private final HessianCodec codec;
   private final PrintStream out;
 
-  private Fixtures(SerializerFactory factory, PrintStream out) {
-    this.factory = factory;
+  private Fixtures(HessianCodec codec, PrintStream out) {
+    this.codec = codec;
     this.out = out;
   }
 
-  static void writeAll(SerializerFactory factory, PrintStream out) throws IOException {
-    new Fixtures(factory, out).all();
+  static void writeAll(HessianCodec codec, PrintStream out) throws IOException {
+    new Fixtures(codec, out).all();
   }
 
   private void add(String name, Object... values) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    Hessian2Output h = new Hessian2Output(bytes);
-    h.setSerializerFactory(factory);
-    for (Object v : values) h.writeObject(v);
-    h.flush();
     out.print(name);
     out.print('\t');
-    out.println(Describe.hex(bytes.toByteArray()));
+    out.println(Describe.hex(codec.encode(values)));
   }
 
   /** The same cycle the TypeScript side builds: 36 ASCII letters and digits. */

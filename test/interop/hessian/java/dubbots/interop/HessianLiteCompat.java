@@ -34,7 +34,9 @@ import java.time.LocalTime;
  *       handle objects (com.alibaba.com.caucho.hessian.io.java8.*Handle), its default (non-compact)
  *       mode.
  *   <li>java.lang.Short, Byte, Float: plain Hessian int and double, as hessian-lite's BasicSerializer
- *       writes them (Caucho 4.0.38 writes them as com.caucho.hessian.io.ShortHandle objects).
+ *       writes them (Caucho 4.0.38 writes them as com.caucho.hessian.io.ShortHandle objects); a float
+ *       is widened through its decimal text, so 0.1f travels as the double 0.1 (checked against the
+ *       real hessian-lite by test/interop/java-dubbo-real/).
  * </ul>
  */
 final class HessianLiteCompat extends AbstractSerializerFactory {
@@ -68,7 +70,7 @@ final class HessianLiteCompat extends AbstractSerializerFactory {
   private static final class NarrowNumberSerializer extends AbstractSerializer {
     @Override
     public void writeObject(Object obj, AbstractHessianOutput out) throws IOException {
-      if (obj instanceof Float) out.writeDouble(((Float) obj).doubleValue());
+      if (obj instanceof Float) out.writeDouble(Double.parseDouble(obj.toString()));
       else out.writeInt(((Number) obj).intValue());
     }
   }

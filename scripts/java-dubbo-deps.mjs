@@ -1,0 +1,117 @@
+// Real Java Dubbo from Maven Central for the interop tests: each Maven project under
+// test/interop/java-dubbo-real/maven/<name>/ lists one Dubbo version and its ZooKeeper client, and
+// `mvn dependency:copy-dependencies` copies their jars into a cache outside the work tree,
+// ~/.cache/dubbo-ts/java-dubbo/<name>-<hash of the pom>/lib, once per machine. A changed pom gets a
+// new directory; an unchanged one is reused without running Maven.
+//
+//   node scripts/java-dubbo-deps.mjs        fetches what is missing and prints each lib directory
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MAVEN_PROJECTS = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "test",
+  "interop",
+  "java-dubbo-real",
+  "maven",
+);
+const CACHE_ROOT = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "dubbo-ts", "java-dubbo");
+const FETCH_TIMEOUT_MS = 15 * 60_000;
+
+/** The Maven project names (`dubbo-2.7`, `dubbo-3.3`). */
+export function javaDubboProjects() {
+  return readdirSync(MAVEN_PROJECTS)
+    .filter((name) => existsSync(join(MAVEN_PROJECTS, name, "pom.xml")))
+    .sort();
+}
+
+/** Where the jars of one Maven project live (whether or not they were fetched yet). */
+export function javaDubboLibDir(project) {
+  const pom = join(MAVEN_PROJECTS, project, "pom.xml");
+  if (!existsSync(pom)) throw new Error(`no Maven project ${project} under ${MAVEN_PROJECTS}`);
+  const key = createHash("sha256").update(readFileSync(pom)).digest("hex").slice(0, 16);
+  return join(CACHE_ROOT, `${project}-${key}`, "lib");
+}
+
+/** True when the project's jars are in the cache. */
+export function javaDubboFetched(project) {
+  return existsSync(join(javaDubboLibDir(project), ".complete"));
+}
+
+/** Fetches one project's jars unless cached; returns the lib directory or throws naming the fix. */
+export function fetchJavaDubbo(project) {
+  const lib = javaDubboLibDir(project);
+  if (javaDubboFetched(project)) return lib;
+  // Copy into a staging directory and rename, so a concurrent run never sees half the jars.
+  const staging = `${lib}.${process.pid}.staging`;
+  rmSync(staging, { recursive: true, force: true });
+  const mvn = spawnSync(
+    "mvn",
+    [
+      "-q",
+      "-B",
+      "-f",
+      join(MAVEN_PROJECTS, project, "pom.xml"),
+      "dependency:copy-dependencies",
+      `-DoutputDirectory=${staging}`,
+    ],
+    { encoding: "utf8", timeout: FETCH_TIMEOUT_MS },
+  );
+  if (mvn.error?.code === "ENOENT") {
+    throw new Error(
+      "The Java Dubbo interop tests need Maven (mvn) to fetch Dubbo from Maven Central. " +
+        "Install it with: sudo apt-get install -y maven (npm test installs it itself when run as root).",
+    );
+  }
+  if (mvn.status !== 0) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(
+      `mvn could not fetch ${project} (test/interop/java-dubbo-real/maven/${project}/pom.xml) from Maven Central:\n` +
+        `${mvn.stdout}${mvn.stderr}${mvn.error?.message ?? ""}`,
+    );
+  }
+  writeFileSync(join(staging, ".complete"), "");
+  try {
+    renameSync(staging, lib);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    if (!javaDubboFetched(project)) throw error;
+  }
+  return lib;
+}
+
+/** The classpath (every jar of the lib directory) of a fetched project. */
+export function javaDubboClasspath(project) {
+  const lib = javaDubboLibDir(project);
+  if (!javaDubboFetched(project)) {
+    throw new Error(
+      `Java Dubbo ${project} is not fetched yet; run: node scripts/java-dubbo-deps.mjs (npm test does it first)`,
+    );
+  }
+  return readdirSync(lib)
+    .filter((name) => name.endsWith(".jar"))
+    .sort()
+    .map((name) => join(lib, name));
+}
+
+/** Fetches every project that is missing; prints one line per project fetched. */
+export function ensureJavaDubbo() {
+  for (const project of javaDubboProjects()) {
+    if (javaDubboFetched(project)) continue;
+    const started = Date.now();
+    process.stdout.write(`\n▶ fetching Java Dubbo ${project} from Maven Central (once per machine)\n`);
+    fetchJavaDubbo(project);
+    process.stdout.write(`✔ ${project} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  ensureJavaDubbo();
+  for (const project of javaDubboProjects())
+    process.stdout.write(`${project}\t${javaDubboLibDir(project)}\n`);
+}

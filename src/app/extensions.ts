@@ -95,6 +95,9 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
   registerBuiltinClusters(extensions, { rpcStatus, ...(options.random ? { random: options.random } : {}) });
   registerBuiltinRouters(extensions.router);
   registerBuiltinMergers(extensions.merger);
-  extensions.cluster.register(MERGEABLE_CLUSTER, createMergeableCluster({ mergers: extensions.merger, clusters: extensions.cluster }));
+  extensions.cluster.register(
+    MERGEABLE_CLUSTER,
+    createMergeableCluster({ mergers: extensions.merger, clusters: extensions.cluster }),
+  );
   return extensions;
 }

@@ -12,6 +12,16 @@ export type ExclusionReason =
   | { readonly kind: "mismatch"; readonly detail: string };
 
 /**
+ * A provider of the same interface that the reference did not match because its group, version
+ * or classifier differ: the usual cause of "no provider available".
+ */
+export interface NearMiss {
+  readonly address: string;
+  readonly group: string | undefined;
+  readonly version: string | undefined;
+}
+
+/**
  * The providers of one service as the cluster sees them. `list` applies the router chain to the
  * current immutable snapshot; implementations swap the snapshot on change and never mutate it.
  */
@@ -29,6 +39,11 @@ export interface Directory {
    * keyed by `host:port`. Only the no-provider error path calls it, so it may re-run the chain.
    */
   explain?(inv: Invocation): ReadonlyMap<string, ExclusionReason>;
+  /**
+   * Providers of the same interface registered under another group or version, when the
+   * directory knows no provider of its own (registry directories); for the no-provider error.
+   */
+  nearMisses?(): readonly NearMiss[];
   isAvailable(): boolean;
   destroy(): Promise<void>;
 }

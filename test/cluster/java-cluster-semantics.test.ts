@@ -14,6 +14,7 @@ import {
   RpcError,
   Url,
 } from "../../src/index.js";
+import { startEmbeddedRegistry } from "../../src/registry/dubbo/index.js";
 import { ClusterService } from "./fixtures/cluster-service.js";
 
 const quiet = { warn: () => {}, info: () => {} };
@@ -144,5 +145,51 @@ describe("cluster semantics of Java Dubbo 2.7.23 over real sockets", () => {
         e.code === Code.InvalidArgument &&
         /mock implementation "missing" of demo\.ClusterService .*registerMock/.test(e.message),
     );
+  });
+
+  it("no provider - the error lists the same interface's providers in another group or version", async () => {
+    const registry = await startEmbeddedRegistry({ host: "127.0.0.1", port: 0, logger: quiet });
+    const local: DubboApplication[] = [];
+    try {
+      const address = registry.url.toString();
+      const blue = await createDubbo({
+        application: { name: "blue-provider" },
+        protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+        registry: { address, useFileCache: false },
+        env: false,
+        logger: quiet,
+      });
+      local.push(blue);
+      const answer = () => "blue";
+      const port = (
+        await blue.export(
+          ClusterService,
+          { whoami: answer, whoamiToo: answer },
+          { group: "blue", version: "1.0.0" },
+        )
+      ).urls[0]!.port;
+      const app = await createDubbo({
+        application: { name: "green-consumer" },
+        registry: { address, useFileCache: false },
+        env: false,
+        logger: quiet,
+      });
+      local.push(app);
+      const stub = await app.refer(ClusterService, { group: "green", version: "1.0.0", check: false });
+      await assert.rejects(stub.whoami("x"), (e: unknown) => {
+        assert.ok(e instanceof RpcError, String(e));
+        assert.equal(e.code, Code.Unavailable);
+        assert.match(
+          e.message,
+          new RegExp(
+            `no provider matches group=green, version=1\\.0\\.0, but 1 provider\\(s\\) of demo\\.ClusterService are registered with another group or version: 127\\.0\\.0\\.1:${port} \\(group=blue, version=1\\.0\\.0\\)`,
+          ),
+        );
+        return true;
+      });
+    } finally {
+      for (const app of local.reverse()) await app.stop();
+      await registry.stop();
+    }
   });
 });

@@ -308,6 +308,59 @@ describe("cluster - select", () => {
   });
 });
 
+describe("cluster - no-provider error", () => {
+  it("no provider - lists the near misses: same interface, other group or version, with address", async () => {
+    class Missing extends StaticDirectory {
+      nearMisses() {
+        return [
+          { address: "10.0.0.5:20880", group: "blue", version: "1.0.0" },
+          { address: "10.0.0.6:20880", group: undefined, version: "2.0.0" },
+        ];
+      }
+    }
+    const directory = new Missing(consumer({ group: "green", version: "1.0.0" }), []);
+    await assert.rejects(failoverCluster(directory, testContext()).invoke(call()), (e: unknown) => {
+      assert.ok(e instanceof RpcError && e.code === Code.Unavailable);
+      assert.match(
+        e.message,
+        /no provider available for green\/com\.example\.DemoService:1\.0\.0 method sayHello: no provider matches group=green, version=1\.0\.0, but 2 provider\(s\) of com\.example\.DemoService are registered with another group or version: 10\.0\.0\.5:20880 \(group=blue, version=1\.0\.0\); 10\.0\.0\.6:20880 \(group=\(none\), version=2\.0\.0\)\. Set the reference options group and version/,
+      );
+      return true;
+    });
+  });
+
+  it("no provider - beyond a handful of providers it summarises: counts per reason, a few examples", async () => {
+    const invokers = Array.from(
+      { length: 10_000 },
+      (_, i) => new FakeInvoker({ address: `10.${Math.trunc(i / 250)}.${i % 250}.1:20880` }),
+    );
+    const none: Router = { name: "condition", priority: 0, url: undefined, route: () => [] };
+    const routed = failoverCluster(new StaticDirectory(consumer(), invokers, [none]), testContext());
+    await assert.rejects(routed.invoke(call()), (e: unknown) => {
+      assert.ok(e instanceof RpcError);
+      assert.ok(e.message.length < 1_000, `${e.message.length} characters`);
+      assert.match(
+        e.message,
+        /10000 known: 10000 excluded by router "condition" \(e\.g\. 10\.0\.0\.1:20880, 10\.0\.1\.1:20880, 10\.0\.2\.1:20880, …\)/,
+      );
+      return true;
+    });
+    class Missing extends StaticDirectory {
+      nearMisses() {
+        return invokers.map((i, n) => ({ address: i.address, group: `g${n % 9}`, version: undefined }));
+      }
+    }
+    const missing = failoverCluster(new Missing(consumer(), []), testContext());
+    await assert.rejects(missing.invoke(call()), (e: unknown) => {
+      assert.ok(e instanceof RpcError);
+      assert.ok(e.message.length < 1_500, `${e.message.length} characters`);
+      assert.match(e.message, /10000 provider\(s\) .* 1112 group=g0, version=\(none\) \(e\.g\. /);
+      assert.match(e.message, /; 3333 more in 3 other kind\(s\)\. Set the reference options/);
+      return true;
+    });
+  });
+});
+
 describe("cluster - other strategies", () => {
   it("failfast - one call, failure reported with the provider", async () => {
     const invokers = createFakeInvokers(2).map((i) => i.alwaysFail());

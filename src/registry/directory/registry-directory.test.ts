@@ -107,6 +107,31 @@ describe("registry directory", () => {
     assert.equal(fake.listeners.size, 0, "destroy unsubscribes");
   });
 
+  test("registry directory - with no provider of its own it looks up the near misses (other group or version)", async () => {
+    const { directory, fake, update } = await open();
+    const asked: Url[] = [];
+    fake.registry.lookup = async (url) => {
+      asked.push(url);
+      return [provider("10.0.0.5:20880", "&group=blue&version=1.0.0")];
+    };
+    await update(emptyUrl(directory.subscribeUrl, "providers"));
+    assert.deepEqual(directory.nearMisses(), [
+      { address: "10.0.0.5:20880", group: "blue", version: "1.0.0" },
+    ]);
+    const wide = asked[0]!;
+    assert.deepEqual(
+      [wide.get("group"), wide.get("version"), wide.get("classifier"), wide.get("category")],
+      ["*", "*", "*", "providers"],
+    );
+    await update(provider("10.0.0.1:20880"));
+    assert.deepEqual(directory.nearMisses(), [], "a matching provider clears them");
+    assert.equal(asked.length, 1, "no lookup while providers match");
+    fake.registry.isAvailable = () => false;
+    await update(emptyUrl(directory.subscribeUrl, "providers"));
+    assert.equal(asked.length, 1, "no lookup while the registry is disconnected");
+    await directory.destroy();
+  });
+
   test("registry directory - notifications become invokers; unchanged ones are reused, removed ones destroyed", async () => {
     const { directory, referred, update } = await open();
     await update(provider("10.0.0.1:20880"), provider("10.0.0.2:20880"));

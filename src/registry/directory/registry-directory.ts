@@ -1,5 +1,6 @@
 import {
   type ExclusionReason,
+  type NearMiss,
   type Router,
   type RouterFactory,
   routersFromRuleUrls,
@@ -8,6 +9,7 @@ import {
 import type { ExtensionPoint, Invoker, Protocol, Url } from "../../core/index.js";
 import type { NotifyListener, Registry, RegistryLogger } from "../registry.js";
 import {
+  ANY_VALUE,
   CATEGORY_KEY,
   CONFIGURATORS_CATEGORY,
   consoleRegistryLogger,
@@ -79,6 +81,7 @@ export class RegistryDirectory extends SnapshotDirectory {
   /** undefined until the first providers list arrives. */
   #providerUrls: readonly Url[] | undefined;
   #configurators: readonly Configurator[] = [];
+  #nearMisses: readonly NearMiss[] = [];
   #ruleRouters: readonly Router[] = [];
   #overriddenUrl: Url;
   /** Invokers by the full string of the URL they were referred with. */
@@ -103,6 +106,15 @@ export class RegistryDirectory extends SnapshotDirectory {
   /** The consumer URL with the current `override://` rules applied (Java's `overrideDirectoryUrl`). */
   get overriddenUrl(): Url {
     return this.#overriddenUrl;
+  }
+
+  /**
+   * While the registry lists no provider for this reference: the providers of the same interface
+   * registered under another group or version (looked up once per change, for the no-provider
+   * error). Empty otherwise.
+   */
+  nearMisses(): readonly NearMiss[] {
+    return this.#nearMisses;
   }
 
   /** Calls `listener` whenever `overriddenUrl` changes; returns the function that stops it. */
@@ -197,6 +209,26 @@ export class RegistryDirectory extends SnapshotDirectory {
     return [];
   }
 
+  /**
+   * The registry's providers of this interface in any group, version and classifier (only while
+   * none matches, so the lookup costs nothing in normal operation; skipped while disconnected).
+   */
+  async #lookUpNearMisses(): Promise<readonly NearMiss[]> {
+    if (!this.registry.isAvailable()) return [];
+    const anyGroup = this.url.withParams({
+      [CATEGORY_KEY]: PROVIDERS_CATEGORY,
+      group: ANY_VALUE,
+      version: ANY_VALUE,
+      classifier: ANY_VALUE,
+    });
+    try {
+      const urls = await this.registry.lookup(anyGroup);
+      return urls.map((u) => ({ address: u.address, group: u.get("group"), version: u.get("version") }));
+    } catch {
+      return []; // only an explanation: a failed lookup leaves the error as it was
+    }
+  }
+
   /** The consumer URL with the rules applied, then the providers' settings where it has none. */
   #updateOverriddenUrl(mergedProviders: readonly Url[]): void {
     const configured = applyConfigurators(this.url, this.#configurators, this.url.host);
@@ -241,6 +273,13 @@ export class RegistryDirectory extends SnapshotDirectory {
       this.#updateOverriddenUrl([]);
       this.swap({ routers });
       return;
+    }
+    if (providerUrls.length === 0) {
+      // Rules apply before the lookup's round trip, as Java applies them within notify().
+      this.#updateOverriddenUrl([]);
+      this.#nearMisses = await this.#lookUpNearMisses();
+    } else {
+      this.#nearMisses = [];
     }
     const excluded = new Map<string, ExclusionReason>();
     const wanted = new Map<string, Url>();

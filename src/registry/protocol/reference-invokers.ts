@@ -19,6 +19,7 @@ function withUrl(directory: RegistryDirectory, url: Url): Directory {
     all: () => directory.all(),
     excluded: () => directory.excluded(),
     explain: (inv) => directory.explain(inv),
+    nearMisses: () => directory.nearMisses(),
     isAvailable: () => directory.isAvailable(),
     // The reference destroys the real directory once; a replaced cluster invoker must not.
     destroy: async () => {},

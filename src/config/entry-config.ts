@@ -59,8 +59,9 @@ function entry(
   const configured = layers.base[section][id];
   const fromBase = { ...emptyTree(), [section]: configured === undefined ? {} : { [id]: configured } };
   const withCode = mergeTrees(fromBase, readOptionsTree({ [section]: { [id]: options } }, ""));
-  const fromEnv = readEnvironment(layers.env, withCode, { section, id }).tree;
-  return { id, tree: mergeTrees(withCode, fromEnv) };
+  const fromEnv = readEnvironment(layers.env, withCode, { section, id });
+  for (const notice of fromEnv.notices) layers.warn(notice);
+  return { id, tree: mergeTrees(withCode, fromEnv.tree) };
 }
 
 /** The one entry configuring `interfaceName` (by id or by `interface`), if any. */

@@ -90,8 +90,10 @@ const CONTAINER_ADDRESS = /DUBBO_(IP|PORT)_TO_(REGISTRY|BIND)$/;
  * APPLICATION, PROVIDER, CONSUMER, REGISTRY, REGISTRIES, PROTOCOL, PROTOCOLS, SERVICES or
  * REFERENCES (ID names an entry, camelCase split by `_`, case ignored), or SERVICE or REFERENCE
  * (Java's `dubbo.service.{interface}`: ID is the interface name with `.` as `_`, e.g.
- * ORG_APACHE_DUBBO_DEMO_DEMOSERVICE); SETTING is the setting's Dubbo or camelCase name upper-cased
- * with `.`/camel humps as `_` (TIMEOUT, TIMEOUT_MS, SHUTDOWN_WAIT, FILE_CACHE). DUBBO_REGISTRY_* and
+ * ORG_APACHE_DUBBO_DEMO_DEMOSERVICE, and a method may follow it directly, as in Java:
+ * DUBBO_REFERENCE_ORG_APACHE_DUBBO_DEMO_DEMOSERVICE_SAYHELLO_TIMEOUT); SETTING is the setting's
+ * Dubbo or camelCase name upper-cased with `.`/camel humps as `_` (TIMEOUT, TIMEOUT_MS,
+ * SHUTDOWN_WAIT, FILE_CACHE). DUBBO_REGISTRY_* and
  * DUBBO_PROTOCOL_* set the only registry/protocol (creating one when none exists). Lists are
  * comma-separated. A bad value of a known setting fails, naming the variable. A variable that sets
  * nothing (another program's, Kubernetes' `DUBBO_REGISTRY_SERVICE_HOST` for a Service named
@@ -164,28 +166,38 @@ function readVariable(
     }
     [id, keyPart] = match;
   }
-  if ((rule.section === "services" || rule.section === "references") && keyPart.startsWith("METHODS_")) {
-    const entry = base[rule.section][id];
-    const methodNames = [
-      ...Object.keys(entry?.methods ?? {}),
-      ...Object.keys(entry?.definition?.methods ?? {}),
-    ];
-    const method = matchPrefix(keyPart.slice("METHODS_".length), methodNames);
-    // Without a contract yet (a file's entry), the methods are known when code exports or refers it.
-    if (method === undefined && scope === undefined && entry?.definition === undefined) return undefined;
-    if (method === undefined) {
-      throw new RpcError(
-        `no method of ${rule.section}.${id} matches "${keyPart}" (known methods: ${methodNames.join(", ") || "none"})`,
-        Code.InvalidArgument,
-      );
-    }
-    const setting = settingFor(METHOD_SETTING_FIELDS, method[1], name);
-    if (setting.field === undefined) return setting.notice;
-    return { [rule.section]: { [id]: { methods: { [method[0]]: { [setting.field]: value } } } } };
-  }
   const setting = settingFor(rule.table, keyPart, name);
-  if (setting.field === undefined) return setting.notice;
-  return { [rule.section]: { [id]: { [setting.field]: value } } };
+  const explicitMethod = keyPart.startsWith("METHODS_");
+  // Ours: `<ID>_METHODS_<METHOD>_<SETTING>`; Java's: `<INTERFACE>_<METHOD>_<SETTING>`
+  // (`dubbo.reference.{interface}.{method}.*`), tried when the tail is no setting of the entry.
+  const methodTail = explicitMethod
+    ? keyPart.slice("METHODS_".length)
+    : setting.field === undefined && rule.ids === "interface"
+      ? keyPart
+      : undefined;
+  if (methodTail === undefined || (rule.section !== "services" && rule.section !== "references")) {
+    return setting.field === undefined
+      ? setting.notice
+      : { [rule.section]: { [id]: { [setting.field]: value } } };
+  }
+  const entry = base[rule.section][id];
+  const methodNames = [
+    ...Object.keys(entry?.methods ?? {}),
+    ...Object.keys(entry?.definition?.methods ?? {}),
+  ];
+  const method = matchPrefix(methodTail, methodNames);
+  if (method === undefined) {
+    // Without a contract yet (a file's entry), the methods are known when code exports or refers it.
+    if (scope === undefined && entry?.definition === undefined) return undefined;
+    if (!explicitMethod) return setting.notice;
+    throw new RpcError(
+      `no method of ${rule.section}.${id} matches "${keyPart}" (known methods: ${methodNames.join(", ") || "none"})`,
+      Code.InvalidArgument,
+    );
+  }
+  const methodSetting = settingFor(METHOD_SETTING_FIELDS, method[1], name);
+  if (methodSetting.field === undefined) return methodSetting.notice;
+  return { [rule.section]: { [id]: { methods: { [method[0]]: { [methodSetting.field]: value } } } } };
 }
 
 /** The entry whose interface (Java's OS style: upper case, `.` as `_`) starts `tail`. */

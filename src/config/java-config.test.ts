@@ -168,8 +168,11 @@ describe("configuration from Java teams", () => {
       DUBBO_SERVICE_ORG_APACHE_DUBBO_DEMO_DEMOSERVICE_WEIGHT: "9",
       DUBBO_REFERENCES_DEMO_RETRIES: "4",
       DUBBO_REFERENCE_ORG_APACHE_DUBBO_DEMO_DEMOSERVICE_METHODS_SAY_HELLO_TIMEOUT: "300",
+      DUBBO_REFERENCE_ORG_APACHE_DUBBO_DEMO_DEMOSERVICE_SAYHELLO_FORKS: "3",
+      DUBBO_REFERENCE_ORG_APACHE_DUBBO_DEMO_DEMOSERVICE_STIKY: "true",
     };
-    const { config, layers } = await load(yaml, { env });
+    const { config, layers, warnings } = await load(yaml, { env });
+    assert.deepEqual(warnings, [], "the methods are not known before the contract is");
     const service = resolveServiceEntry(
       layers,
       config,
@@ -198,7 +201,19 @@ describe("configuration from Java teams", () => {
     assert.equal(reference.retries, 4, "env (by id) over code");
     assert.equal(reference.timeoutMs, 250, "code over file");
     assert.equal(reference.loadbalance, "roundrobin", "file");
-    assert.equal(reference.methods.sayHello?.timeoutMs, 300, "env by interface, Java's spelling");
+    assert.equal(reference.methods.sayHello?.timeoutMs, 300, "env by interface");
+    assert.equal(reference.methods.sayHello?.forks, 3, "Java's dubbo.reference.{interface}.{method}.forks");
+    resolveReferenceEntry(
+      layers,
+      config,
+      { interfaceName: DemoService.interfaceName },
+      { definition: DemoService },
+    );
+    assert.equal(warnings.length, 1, `the misspelt variable warned once: ${warnings.join("\n")}`);
+    assert.match(
+      warnings[0] ?? "",
+      /DUBBO_REFERENCE_ORG_APACHE_DUBBO_DEMO_DEMOSERVICE_STIKY.*did you mean .*_STICKY\?/,
+    );
   });
 
   it("code - two entries for one interface need the id option", async () => {

@@ -33,6 +33,8 @@ export interface ConfigLayers {
   /** The file with the code given at creation over it. */
   readonly base: OptionsTree;
   readonly env: Environment;
+  /** Warns once per message, across the load and every entry resolved later. */
+  readonly warn: (message: string) => void;
 }
 
 export interface LoadedConfig {
@@ -79,7 +81,7 @@ export async function loadConfigLayers(options: LoadConfigOptions = {}): Promise
     protocols: readContainerAddresses(env, protocols),
   });
   try {
-    return { config: resolveOptionsTree(mergeTrees(base, fromEnv)), layers: { base, env } };
+    return { config: resolveOptionsTree(mergeTrees(base, fromEnv)), layers: { base, env, warn } };
   } catch (error) {
     if (!(error instanceof RpcError) || options.file === undefined) throw error;
     throw new RpcError(

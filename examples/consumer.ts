@@ -1,5 +1,7 @@
 // npm run example:consumer -- --url dubbo://127.0.0.1:20880 [--name world] [--registry <url>]
 // Calls org.apache.dubbo.demo.DemoService.sayHello on that provider and prints the answer.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createDubbo } from "../src/index.js";
 import { DemoService } from "./demo-service.js";
 import { readFlags } from "./flags.js";
@@ -17,7 +19,10 @@ if (target === undefined && registry === undefined) {
 
 const app = await createDubbo({
   application: { name: "demo-consumer" },
-  ...(registry === undefined ? {} : { registry: { address: registry } }),
+  // The registry's provider cache goes to the temp directory, one file per example application.
+  ...(registry === undefined
+    ? {}
+    : { registry: { address: registry, file: join(tmpdir(), "dubbo-ts-example-demo-consumer.cache") } }),
 });
 try {
   const demo = await app.refer(DemoService, {

@@ -3,6 +3,8 @@
 // spreads calls over both (round robin), one provider stopped gracefully mid-run while the calls go
 // on, then an attachment round trip, $echo and a generic $invoke.
 
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createDubbo, type DubboApplication, getRpcContext, runWithRpcContext } from "../src/index.js";
 import { startEmbeddedRegistry } from "../src/registry/dubbo/index.js";
 import { DemoService } from "./demo-service.js";
@@ -11,10 +13,14 @@ const registry = await startEmbeddedRegistry({ host: "127.0.0.1", port: 0 });
 const registryAddress = registry.url.toString();
 console.log(`registry   ${registryAddress}`);
 
+/** The registry's cache of providers: one file per application in the temp directory, as the
+ * registry's port (part of Java's default name in ~/.dubbo) changes with every run. */
+const cacheFile = (application: string) => join(tmpdir(), `dubbo-ts-demo-${application}.cache`);
+
 async function startProvider(name: string): Promise<DubboApplication> {
   const app = await createDubbo({
     application: { name },
-    registry: { address: registryAddress },
+    registry: { address: registryAddress, file: cacheFile(name) },
     protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
     env: false,
   });
@@ -36,7 +42,7 @@ const providerA = await startProvider("provider-a");
 const providerB = await startProvider("provider-b");
 const consumer = await createDubbo({
   application: { name: "demo-consumer" },
-  registry: { address: registryAddress },
+  registry: { address: registryAddress, file: cacheFile("demo-consumer") },
   consumer: { addressWaitMs: 3000 },
   env: false,
 });

@@ -1,6 +1,8 @@
 // npm run example:provider -- --port 20880 [--host 127.0.0.1] [--registry <url>]
 // Exports org.apache.dubbo.demo.DemoService over the dubbo protocol, prints READY <port>, and
 // stops gracefully on SIGTERM/SIGINT (READONLY to consumers, in-flight calls drained).
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createDubbo } from "../src/index.js";
 import { DemoService } from "./demo-service.js";
 import { readFlags } from "./flags.js";
@@ -14,10 +16,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+const name = flags.get("name") ?? "demo-provider";
 const app = await createDubbo({
-  application: { name: flags.get("name") ?? "demo-provider" },
+  application: { name },
   protocol: { name: "dubbo", host, port },
-  ...(registry === undefined ? {} : { registry: { address: registry } }),
+  // The registry's provider cache goes to the temp directory, one file per example application.
+  ...(registry === undefined
+    ? {}
+    : { registry: { address: registry, file: join(tmpdir(), `dubbo-ts-example-${name}.cache`) } }),
 });
 const exported = await app.export(
   DemoService,

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { BizError, Code, defineService, getRpcContext, java, RpcError, runWithRpcContext } from "../index.js";
 import { createDubbo } from "./application.js";
@@ -94,6 +97,46 @@ describe("application", () => {
       app.refer(Greeter, { url: "dubbo://127.0.0.1:1", cluster: "failovr" }),
       /references\.com\.example\.Greeter\.cluster: "failovr" names no cluster/,
     );
+  });
+
+  it("config - export and refer take dubbo.yaml and DUBBO_* settings by interface name and id", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "dubbo-ts-app-config-"));
+    try {
+      const providerYaml = join(dir, "provider.yaml");
+      await writeFile(
+        providerYaml,
+        [
+          "dubbo:",
+          "  application: { name: p }",
+          "  protocol: { name: dubbo, host: 127.0.0.1, port: -1 }",
+          "  service:",
+          "    com.example.Greeter: { timeout: 1500, weight: 5 }",
+        ].join("\n"),
+      );
+      await using provider = await createDubbo({
+        configFile: providerYaml,
+        env: { DUBBO_SERVICE_COM_EXAMPLE_GREETER_WEIGHT: "9" },
+      });
+      const exported = await provider.export(Greeter, impl, { scope: "remote", weight: 7 });
+      const url = exported.urls[0]!;
+      assert.equal(url.get("timeout"), "1500", "the file's dubbo.service.{interface}");
+      assert.equal(url.get("weight"), "9", "the environment over code");
+
+      const consumerYaml = join(dir, "consumer.yaml");
+      await writeFile(
+        consumerYaml,
+        "dubbo:\n  application: { name: c }\n  references:\n    greeter: { interface: com.example.Greeter }\n",
+      );
+      await using consumer = await createDubbo({
+        configFile: consumerYaml,
+        env: { DUBBO_REFERENCES_GREETER_URL: `dubbo://127.0.0.1:${url.port}` },
+      });
+      // No url in code: it comes from the environment, for the file's entry of this interface.
+      const greeter = await consumer.refer(Greeter);
+      assert.equal(await greeter.greet("env"), "hi env (undefined)");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("stop - unexports services; the application refuses new work afterwards", async () => {

@@ -6,15 +6,17 @@ import {
   parseMockSetting,
 } from "../cluster/index.js";
 import {
+  type ConfigLayers,
   type DubboConfig,
   type DubboConfigOptions,
-  loadConfig,
+  type LoadedConfig,
+  loadConfigLayers,
   type ReferenceConfig,
   type ResolvedReferenceConfig,
   type ResolvedServiceConfig,
   referenceExtensionNames,
-  resolveReference,
-  resolveService,
+  resolveReferenceEntry,
+  resolveServiceEntry,
   type ServiceConfig,
   serviceExtensionNames,
   toReferenceUrl,
@@ -43,7 +45,7 @@ import { type ExportSite, exportService } from "./service-export.js";
 export type { AppLogger } from "./extensions.js";
 
 export interface DubboOptions extends DubboConfigOptions, ExtensionsOptions {
-  /** A `dubbo.yaml` to load; the options given here override it setting by setting. */
+  /** A `dubbo.yaml` to load; the options given here override it setting by setting, `DUBBO_*` variables override both. */
   readonly configFile?: string;
   /** Environment for `DUBBO_*` overrides; default `process.env`, `false` for none. */
   readonly env?: Readonly<Record<string, string | undefined>> | false;
@@ -57,10 +59,22 @@ export interface ExportedService {
   unexport(): Promise<void>;
 }
 
-type ServiceOptions = Omit<ServiceConfig, "definition" | "ref">;
+/**
+ * A service's settings in code. They apply over the configuration's entry for it (`services.<id>`,
+ * else the entry whose id or `interface` is the contract's interface) and under the environment's.
+ */
+type ServiceOptions = Omit<ServiceConfig, "definition" | "ref"> & {
+  /** The `services` entry (dubbo.yaml, `DUBBO_SERVICES_<ID>_*`) to take settings from. */
+  readonly id?: string;
+};
 
-/** Options of `app.refer` / `app.referGeneric`: the reference's settings plus its own mock. */
+/**
+ * Options of `app.refer` / `app.referGeneric`: the reference's settings in code (layered as
+ * {@link ServiceOptions} are, from `references.<id>`) plus its own mock.
+ */
 export type ReferenceOptions<I = MockImplementation> = Omit<ReferenceConfig, "definition"> & {
+  /** The `references` entry (dubbo.yaml, `DUBBO_REFERENCES_<ID>_*`) to take settings from. */
+  readonly id?: string;
   /**
    * This reference's own mock implementation: what `mock: "true"` / `"default"` (or an
    * `override://` rule's `mock=force:true`) calls instead of the providers (`force:`) or after an
@@ -98,18 +112,20 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly #stopController = new AbortController();
   /** @internal Aborted when `stop()` begins (delayed exports give up). */
   readonly stopSignal: AbortSignal = this.#stopController.signal;
+  readonly #layers: ConfigLayers;
   readonly #exporters = new Set<Exporter>();
   readonly #references = new Set<Invoker>();
   readonly #mocks = new MockImplementations();
   #stopping: Promise<void> | undefined;
 
   constructor(
-    config: DubboConfig,
+    loaded: LoadedConfig,
     extensions: Extensions,
     logger: AppLogger,
     random: () => number = Math.random,
   ) {
-    this.config = config;
+    this.config = loaded.config;
+    this.#layers = loaded.layers;
     this.extensions = extensions;
     this.logger = logger;
     this.protocols = new ProtocolSet(extensions, logger);
@@ -152,9 +168,12 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     options: ServiceOptions = {},
   ): Promise<ExportedService> {
     this.#assertRunning();
-    const service = resolveService(
-      { ...options, definition, ref: implementation },
-      { provider: this.config.provider, path: `services.${definition.interfaceName}` },
+    const { id, ...settings } = options;
+    const service = resolveServiceEntry(
+      this.#layers,
+      this.config,
+      { interfaceName: definition.interfaceName, ...(id === undefined ? {} : { id }) },
+      { ...settings, definition, ref: implementation },
     );
     assertNamesKnown(serviceExtensionNames(service, `services.${service.id}`), this.extensions);
     return this.#exportResolved(service, definition, implementation);
@@ -178,9 +197,13 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     return createGenericStub(await this.#referResolved(reference, mockImplementation));
   }
 
-  /** Exports every configured service that has an implementation (`ref`) and a contract. */
+  /**
+   * Exports every configured service that has an implementation (`ref`). Entries with neither a
+   * contract nor an implementation (a dubbo.yaml's) are settings for `export` to pick up.
+   */
   async start(): Promise<void> {
     for (const service of Object.values(this.config.services)) {
+      if (service.definition === undefined && service.ref === undefined) continue;
       if (service.definition === undefined || service.ref === undefined) {
         throw new RpcError(
           `services.${service.id} (${service.interface}) needs a contract (definition) and an implementation (ref) to be exported`,
@@ -259,11 +282,17 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     };
   }
 
-  #resolveReference(options: ReferenceConfig): ResolvedReferenceConfig {
+  #resolveReference(options: ReferenceOptions & ReferenceConfig): ResolvedReferenceConfig {
     this.#assertRunning();
-    const id = options.definition?.interfaceName ?? options.interface ?? "reference";
-    const reference = resolveReference(options, { consumer: this.config.consumer, path: `references.${id}` });
-    assertNamesKnown(referenceExtensionNames(reference, `references.${id}`), this.extensions);
+    const { id, ...settings } = options;
+    const interfaceName = options.definition?.interfaceName ?? options.interface ?? "reference";
+    const reference = resolveReferenceEntry(
+      this.#layers,
+      this.config,
+      { interfaceName, ...(id === undefined ? {} : { id }) },
+      settings,
+    );
+    assertNamesKnown(referenceExtensionNames(reference, `references.${reference.id}`), this.extensions);
     return reference;
   }
 
@@ -318,15 +347,21 @@ function assertMockImplementation(consumerUrl: Url, context: ClusterContext, pat
   );
 }
 
-/** Creates an application from options, an optional `dubbo.yaml`, and `DUBBO_*` environment variables. */
+/**
+ * Creates an application from an optional `dubbo.yaml`, options in code and `DUBBO_*`
+ * environment variables, in Java's order of precedence: the environment over code over the file.
+ * Settings the application ignores (Java-only keys, variables that set nothing) are logged once
+ * as warnings.
+ */
 export async function createDubbo(options: DubboOptions = {}): Promise<DubboApplication> {
-  const { configFile, env, logger, random, ...overrides } = options;
-  const config = await loadConfig({
+  const { configFile, env, logger = consoleLogger, random, ...overrides } = options;
+  const loaded = await loadConfigLayers({
     ...(configFile === undefined ? {} : { file: configFile }),
     ...(env === false ? {} : { env: env ?? process.env }),
     overrides,
+    warn: (message) => logger.warn(message),
   });
   const extensions = createExtensions(random === undefined ? {} : { random });
-  assertExtensionNames(config, extensions);
-  return new DubboApplication(config, extensions, logger ?? consoleLogger, random);
+  assertExtensionNames(loaded.config, extensions);
+  return new DubboApplication(loaded, extensions, logger, random);
 }

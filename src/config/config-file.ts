@@ -3,24 +3,33 @@ import { parseDocument, visit } from "yaml";
 import { Code, RpcError } from "../core/index.js";
 import type { DubboConfigOptions } from "./dubbo-config.js";
 import { isRecord } from "./errors.js";
+import { fromJavaNames } from "./java-yaml.js";
 import { type OptionsTree, readOptionsTree } from "./options-tree.js";
 import { closestName } from "./suggest.js";
 
+/** Receives each setting the file gives that dubbo-ts ignores (a Java-only key), once. */
+export type ConfigNotice = (message: string) => void;
+
 /**
- * Reads a `dubbo.yaml` shaped like Dubbo's: a top-level `dubbo:` mapping with `application`,
- * `registry`/`registries`, `protocol`/`protocols`, `provider`, `consumer`, `services` and
- * `references` (keyed by id). Settings use Dubbo's names (`timeout`, `loadbalance`,
- * `shutdown.wait`) or the camelCase ones (`timeoutMs`). Other top-level keys (a Spring
- * `application.yml`'s `server:`, ...) are ignored.
+ * Reads a `dubbo.yaml` shaped like Dubbo's (or a Spring Boot `application.yml`): a top-level
+ * `dubbo:` mapping with `application`, `registry`/`registries`, `protocol`/`protocols`,
+ * `provider`, `consumer`, `services`/`references` (keyed by id) and `service`/`reference` (keyed
+ * by interface name, Java's `dubbo.reference.{interface}.*`). Settings use Dubbo's names
+ * (`timeout`, `loadbalance`, `shutdown.wait`, `qos-enable`) in kebab-case, snake_case or
+ * camelCase, or ours (`timeoutMs`). Java settings with no meaning here go to `notice`; other
+ * top-level keys (`spring:`, `server:`, ...) are ignored.
  * @throws RpcError (NotFound when the file cannot be read, InvalidArgument for bad YAML or
  * settings), prefixed with the file's path.
  */
-export async function loadConfigFile(path: string): Promise<DubboConfigOptions> {
-  return readConfigFile(path);
+export async function loadConfigFile(
+  path: string,
+  notice: ConfigNotice = () => {},
+): Promise<DubboConfigOptions> {
+  return readConfigFile(path, notice);
 }
 
 /** As {@link loadConfigFile}, returning the validated tree `loadConfig` merges. */
-export async function readConfigFile(path: string): Promise<OptionsTree> {
+export async function readConfigFile(path: string, notice: ConfigNotice): Promise<OptionsTree> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -28,11 +37,11 @@ export async function readConfigFile(path: string): Promise<OptionsTree> {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new RpcError(`cannot read the Dubbo config file ${path}: ${reason}`, Code.NotFound, { cause });
   }
-  return parseConfigText(text, path);
+  return parseConfigText(text, path, notice);
 }
 
 /** Parses YAML text as a `dubbo.yaml`; `source` names it in errors. */
-export function parseConfigText(text: string, source: string): OptionsTree {
+export function parseConfigText(text: string, source: string, notice: ConfigNotice): OptionsTree {
   // Unique keys and a small alias budget: a config file has no use for duplicate keys or alias bombs.
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true, merge: false });
   const problem = document.errors[0];
@@ -66,7 +75,10 @@ export function parseConfigText(text: string, source: string): OptionsTree {
     );
   }
   try {
-    return readOptionsTree(root.dubbo, "dubbo");
+    return readOptionsTree(
+      fromJavaNames(root.dubbo, "dubbo", (message) => notice(`${source}: ${message}`)),
+      "dubbo",
+    );
   } catch (error) {
     if (!(error instanceof RpcError)) throw error;
     throw new RpcError(`${source}: ${error.rawMessage}`, error.code, { cause: error });

@@ -33,8 +33,11 @@ interface SectionRule {
   readonly prefix: string;
   readonly section: Section;
   readonly table: FieldTable<object>;
-  /** Id-keyed sections: the id comes next in the name (`true`), or is implied (`"single"`). */
-  readonly ids: false | true | "single";
+  /**
+   * Id-keyed sections: the id comes next in the name (`true`), the entry's interface does
+   * (`"interface"`, Java's `dubbo.service.{interface}`), or the id is implied (`"single"`).
+   */
+  readonly ids: false | true | "interface" | "single";
 }
 
 const RULES: readonly SectionRule[] = [
@@ -46,7 +49,9 @@ const RULES: readonly SectionRule[] = [
   { prefix: "PROTOCOL", section: "protocols", table: PROTOCOL_FIELDS, ids: "single" },
   { prefix: "PROTOCOLS", section: "protocols", table: PROTOCOL_FIELDS, ids: true },
   { prefix: "SERVICES", section: "services", table: SERVICE_FIELDS, ids: true },
+  { prefix: "SERVICE", section: "services", table: SERVICE_FIELDS, ids: "interface" },
   { prefix: "REFERENCES", section: "references", table: REFERENCE_FIELDS, ids: true },
+  { prefix: "REFERENCE", section: "references", table: REFERENCE_FIELDS, ids: "interface" },
 ];
 
 /** `timeoutMs` → TIMEOUT_MS, `shutdown.wait` → SHUTDOWN_WAIT, `demoService` → DEMO_SERVICE. */
@@ -62,45 +67,81 @@ function idForms(id: string): string[] {
   return [...new Set([envForm(id), id.toUpperCase().replace(/[^A-Z0-9]+/g, "_")])];
 }
 
+/** A variable the environment reading could not use, and why; the application warns once about each. */
+export type EnvironmentNotice = string;
+
+export interface EnvironmentReading {
+  readonly tree: OptionsTree;
+  readonly notices: readonly EnvironmentNotice[];
+}
+
+/** Only the variables of one service or reference entry, read when `app.export`/`app.refer` builds it. */
+export interface EntryScope {
+  readonly section: "services" | "references";
+  readonly id: string;
+}
+
+/** Java's container address variables (`DUBBO_IP_TO_REGISTRY`, ...), read by `readContainerAddresses`. */
+const CONTAINER_ADDRESS = /DUBBO_(IP|PORT)_TO_(REGISTRY|BIND)$/;
+
 /**
- * Reads `DUBBO_*` environment variables as configuration, over the ids `base` (file and code)
+ * Reads `DUBBO_*` environment variables as configuration, over the entries `base` (file and code)
  * configures. The rule: `DUBBO_<SECTION>[_<ID>][_METHODS_<METHOD>]_<SETTING>`, where SECTION is
  * APPLICATION, PROVIDER, CONSUMER, REGISTRY, REGISTRIES, PROTOCOL, PROTOCOLS, SERVICES or
- * REFERENCES; ID and METHOD name a configured entry (camelCase split by `_`, case ignored); SETTING
- * is the setting's Dubbo or camelCase name upper-cased with `.`/camel humps as `_` (TIMEOUT,
- * TIMEOUT_MS, SHUTDOWN_WAIT, FILE_CACHE). DUBBO_REGISTRY_* and DUBBO_PROTOCOL_* set the only
- * registry/protocol (creating one when none exists). Lists are comma-separated. Variables of
- * other sections (e.g. DUBBO_IP_TO_REGISTRY) are ignored; a bad setting in a known section fails,
- * naming the variable.
+ * REFERENCES (ID names an entry, camelCase split by `_`, case ignored), or SERVICE or REFERENCE
+ * (Java's `dubbo.service.{interface}`: ID is the interface name with `.` as `_`, e.g.
+ * ORG_APACHE_DUBBO_DEMO_DEMOSERVICE, and a method may follow it directly, as in Java:
+ * DUBBO_REFERENCE_ORG_APACHE_DUBBO_DEMO_DEMOSERVICE_SAYHELLO_TIMEOUT); SETTING is the setting's
+ * Dubbo or camelCase name upper-cased with `.`/camel humps as `_` (TIMEOUT, TIMEOUT_MS,
+ * SHUTDOWN_WAIT, FILE_CACHE). DUBBO_REGISTRY_* and
+ * DUBBO_PROTOCOL_* set the only registry/protocol (creating one when none exists). Lists are
+ * comma-separated. A bad value of a known setting fails, naming the variable. A variable that sets
+ * nothing (another program's, Kubernetes' `DUBBO_REGISTRY_SERVICE_HOST` for a Service named
+ * dubbo-registry, a misspelt setting) becomes a notice. A service or reference variable whose id
+ * or interface is not configured yet waits for `app.export`/`app.refer` (read again with `scope`).
  */
-export function readEnvironment(env: Environment, base: OptionsTree): OptionsTree {
+export function readEnvironment(env: Environment, base: OptionsTree, scope?: EntryScope): EnvironmentReading {
   let tree = emptyTree();
+  const notices: EnvironmentNotice[] = [];
   for (const name of Object.keys(env).sort()) {
     const value = env[name];
-    if (value === undefined || !name.startsWith("DUBBO_")) continue;
+    if (value === undefined || !name.startsWith("DUBBO_") || CONTAINER_ADDRESS.test(name)) continue;
     const rest = name.slice("DUBBO_".length);
     const rule = RULES.find((r) => rest.startsWith(`${r.prefix}_`));
-    if (rule === undefined) continue;
+    if (scope !== undefined && rule?.section !== scope.section) continue;
+    if (rule === undefined) {
+      notices.push(`environment variable ${name} names no Dubbo setting; ignored`);
+      continue;
+    }
     try {
-      const raw = rawTree(rule, rest.slice(rule.prefix.length + 1), value, base, name);
-      tree = mergeTrees(tree, readOptionsTree(raw, "", true));
+      const read = readVariable(rule, rest.slice(rule.prefix.length + 1), value, base, name, scope);
+      if (typeof read === "string") notices.push(`environment variable ${name}: ${read}; ignored`);
+      else if (read !== undefined) tree = mergeTrees(tree, readOptionsTree(read, "", true));
     } catch (error) {
       if (!(error instanceof RpcError)) throw error;
       throw new RpcError(`environment variable ${name}: ${error.rawMessage}`, error.code, { cause: error });
     }
   }
-  return tree;
+  return { tree, notices };
 }
 
-/** One variable as the options tree it stands for, e.g. `{ consumer: { timeoutMs: "3000" } }`. */
-function rawTree(
+/**
+ * One variable as the options tree it stands for (`{ consumer: { timeoutMs: "3000" } }`), a
+ * notice saying why it sets nothing, or `undefined` when it belongs to an entry not configured
+ * (yet, or outside `scope`).
+ */
+function readVariable(
   rule: SectionRule,
   tail: string,
   value: string,
   base: OptionsTree,
   name: string,
-): Record<string, unknown> {
-  if (rule.ids === false) return { [rule.section]: { [settingFor(rule.table, tail, name)]: value } };
+  scope: EntryScope | undefined,
+): Record<string, unknown> | string | undefined {
+  if (rule.ids === false) {
+    const setting = settingFor(rule.table, tail, name);
+    return setting.field === undefined ? setting.notice : { [rule.section]: { [setting.field]: value } };
+  }
   const known = Object.keys(base[rule.section] ?? {});
   let id: string;
   let keyPart: string;
@@ -114,32 +155,70 @@ function rawTree(
     id = known[0] ?? (rule.section === "registries" ? SINGLE_REGISTRY_ID : DEFAULT_PROTOCOL_NAME);
     keyPart = tail;
   } else {
-    const match = matchPrefix(tail, known);
+    const candidates = scope === undefined ? known : known.filter((k) => k === scope.id);
+    const match =
+      rule.ids === "interface" && (rule.section === "services" || rule.section === "references")
+        ? matchInterface(tail, base[rule.section], candidates)
+        : matchPrefix(tail, candidates);
     if (match === undefined) {
-      throw new RpcError(
-        `no ${rule.section} entry matches the start of "${tail}" (configured ids: ${known.join(", ") || "none"}); the id must already be configured in code or the file`,
-        Code.InvalidArgument,
-      );
+      if (scope !== undefined || mayNameAnEntry(rule.table, tail)) return undefined;
+      return `it names no ${rule.section} entry and no setting`;
     }
     [id, keyPart] = match;
   }
-  if ((rule.section === "services" || rule.section === "references") && keyPart.startsWith("METHODS_")) {
-    const entry = base[rule.section][id];
-    const methodNames = [
-      ...Object.keys(entry?.methods ?? {}),
-      ...Object.keys(entry?.definition?.methods ?? {}),
-    ];
-    const method = matchPrefix(keyPart.slice("METHODS_".length), methodNames);
-    if (method === undefined) {
-      throw new RpcError(
-        `no method of ${rule.section}.${id} matches "${keyPart}" (known methods: ${methodNames.join(", ") || "none"})`,
-        Code.InvalidArgument,
-      );
-    }
-    const setting = settingFor(METHOD_SETTING_FIELDS, method[1], name);
-    return { [rule.section]: { [id]: { methods: { [method[0]]: { [setting]: value } } } } };
+  const setting = settingFor(rule.table, keyPart, name);
+  const explicitMethod = keyPart.startsWith("METHODS_");
+  // Ours: `<ID>_METHODS_<METHOD>_<SETTING>`; Java's: `<INTERFACE>_<METHOD>_<SETTING>`
+  // (`dubbo.reference.{interface}.{method}.*`), tried when the tail is no setting of the entry.
+  const methodTail = explicitMethod
+    ? keyPart.slice("METHODS_".length)
+    : setting.field === undefined && rule.ids === "interface"
+      ? keyPart
+      : undefined;
+  if (methodTail === undefined || (rule.section !== "services" && rule.section !== "references")) {
+    return setting.field === undefined
+      ? setting.notice
+      : { [rule.section]: { [id]: { [setting.field]: value } } };
   }
-  return { [rule.section]: { [id]: { [settingFor(rule.table, keyPart, name)]: value } } };
+  const entry = base[rule.section][id];
+  const methodNames = [
+    ...Object.keys(entry?.methods ?? {}),
+    ...Object.keys(entry?.definition?.methods ?? {}),
+  ];
+  const method = matchPrefix(methodTail, methodNames);
+  if (method === undefined) {
+    // Without a contract yet (a file's entry), the methods are known when code exports or refers it.
+    if (scope === undefined && entry?.definition === undefined) return undefined;
+    if (!explicitMethod) return setting.notice;
+    throw new RpcError(
+      `no method of ${rule.section}.${id} matches "${keyPart}" (known methods: ${methodNames.join(", ") || "none"})`,
+      Code.InvalidArgument,
+    );
+  }
+  const methodSetting = settingFor(METHOD_SETTING_FIELDS, method[1], name);
+  if (methodSetting.field === undefined) return methodSetting.notice;
+  return { [rule.section]: { [id]: { methods: { [method[0]]: { [methodSetting.field]: value } } } } };
+}
+
+/** The entry whose interface (Java's OS style: upper case, `.` as `_`) starts `tail`. */
+function matchInterface(
+  tail: string,
+  entries: Readonly<Record<string, { interface?: string; definition?: { interfaceName: string } }>>,
+  candidates: readonly string[],
+): [string, string] | undefined {
+  for (const id of candidates) {
+    const entry = entries[id];
+    const iface = entry?.interface ?? entry?.definition?.interfaceName ?? id;
+    const form = iface.toUpperCase().replace(/[^A-Z0-9]+/g, "_");
+    if (tail.startsWith(`${form}_`)) return [id, tail.slice(form.length + 1)];
+  }
+  return undefined;
+}
+
+/** Whether `tail` reads as `<ID>_<SETTING>` or `<ID>_METHODS_<METHOD>_<SETTING>` for an entry to come. */
+function mayNameAnEntry(table: FieldTable<object>, tail: string): boolean {
+  const forms = [...settingForms(table).keys(), ...settingForms(METHOD_SETTING_FIELDS).keys()];
+  return forms.some((form) => tail.endsWith(`_${form}`) && tail.length > form.length + 1);
 }
 
 /** The longest name whose spelling starts `tail`, and what follows it. */
@@ -157,18 +236,35 @@ function matchPrefix(tail: string, names: readonly string[]): [string, string] |
   return best;
 }
 
-function settingFor(table: FieldTable<object>, key: string, variable: string): string {
-  const byForm = new Map<string, string>();
-  for (const accepted of acceptedNames(table)) {
-    const field = fieldFor(table, accepted);
-    if (field !== undefined) byForm.set(envForm(accepted), field);
+const formsByTable = new WeakMap<object, ReadonlyMap<string, string>>();
+
+/** Each setting's environment spelling (TIMEOUT, TIMEOUT_MS) → its field, built once per table. */
+function settingForms(table: FieldTable<object>): ReadonlyMap<string, string> {
+  let forms = formsByTable.get(table);
+  if (forms === undefined) {
+    const built = new Map<string, string>();
+    for (const accepted of acceptedNames(table)) {
+      const field = fieldFor(table, accepted);
+      if (field !== undefined) built.set(envForm(accepted), field);
+    }
+    forms = built;
+    formsByTable.set(table, forms);
   }
-  const field = byForm.get(key);
-  if (field !== undefined) return field;
+  return forms;
+}
+
+/** The field a variable's SETTING part names, or a notice with the closest spelling. */
+function settingFor(
+  table: FieldTable<object>,
+  key: string,
+  variable: string,
+): { field: string; notice?: undefined } | { field?: undefined; notice: string } {
+  const forms = settingForms(table);
+  const field = forms.get(key);
+  if (field !== undefined) return { field };
   const prefix = variable.slice(0, variable.length - key.length);
-  const guess = closestName(key, [...byForm.keys()]);
-  throw new RpcError(
-    `unknown setting ${key}${guess === undefined ? "" : ` (did you mean ${prefix}${guess}?)`}; accepted: ${[...byForm.keys()].sort().join(", ")}`,
-    Code.InvalidArgument,
-  );
+  const guess = closestName(key, [...forms.keys()]);
+  return {
+    notice: `no setting is called ${key}${guess === undefined ? "" : ` (did you mean ${prefix}${guess}?)`}; accepted: ${[...forms.keys()].sort().join(", ")}`,
+  };
 }

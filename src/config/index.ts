@@ -11,6 +11,7 @@ export {
 export { loadConfigFile } from "./config-file.js";
 export { type ConsumerConfig, type ResolvedConsumerConfig, resolveConsumer } from "./consumer-config.js";
 export { type DubboConfig, type DubboConfigOptions, resolveDubboConfig } from "./dubbo-config.js";
+export { type EntryChoice, resolveReferenceEntry, resolveServiceEntry } from "./entry-config.js";
 export { type Environment, envForm } from "./env-overrides.js";
 export {
   collectExtensionNames,
@@ -21,7 +22,13 @@ export {
   serviceExtensionNames,
 } from "./extension-names.js";
 export type { ExtensionPointName, Given } from "./fields.js";
-export { type LoadConfigOptions, loadConfig } from "./load-config.js";
+export {
+  type ConfigLayers,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+  loadConfigLayers,
+} from "./load-config.js";
 export type { MethodConfig, MethodSettings, MethodsConfig, ResolvedMethodConfig } from "./method-config.js";
 export { type ProtocolConfig, type ResolvedProtocolConfig, resolveProtocol } from "./protocol-config.js";
 export { type ProviderConfig, type ResolvedProviderConfig, resolveProvider } from "./provider-config.js";

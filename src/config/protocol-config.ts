@@ -14,6 +14,7 @@ import {
 import { isRecord, readRecord } from "./errors.js";
 import {
   extensionField,
+  type FieldSpec,
   type FieldTable,
   type Given,
   integerField,
@@ -33,8 +34,21 @@ export interface ProtocolConfig {
    * first non-internal IPv4 address. URL host. Java `dubbo.protocol.host`.
    */
   host?: string;
-  /** Port, 0 for any free port. Default 20880 for dubbo, 0 otherwise. URL port. Java `dubbo.protocol.port`. */
+  /**
+   * Port to bind (and advertise), 0 (or Java's -1) for any free port. Default 20880 for dubbo, 0
+   * otherwise. URL port. Java `dubbo.protocol.port`; the environment's `DUBBO_PORT_TO_BIND` wins.
+   */
   port?: number;
+  /**
+   * Host written to registries instead of the bound one, for a provider behind NAT or in a
+   * container. No default. URL host (the bind host moves to `bind.ip`). Java's `DUBBO_IP_TO_REGISTRY`.
+   */
+  registerHost?: string;
+  /**
+   * Port written to registries instead of the bound one. No default. URL port (the bound port
+   * moves to `bind.port`). Java's `DUBBO_PORT_TO_REGISTRY`.
+   */
+  registerPort?: number;
   /** Most requests handled at once by the `fixed` pool. Default 200. URL key `threads`. */
   threads?: number;
   /** Requests that may wait for a handler; 0 = reject when all are busy. Default 0. URL key `queues`. */
@@ -70,6 +84,8 @@ export interface ResolvedProtocolConfig {
   readonly name: string;
   readonly host?: string;
   readonly port: number;
+  readonly registerHost?: string;
+  readonly registerPort?: number;
   readonly threads: number;
   readonly queues: number;
   readonly threadpool: string;
@@ -89,7 +105,9 @@ export interface ResolvedProtocolConfig {
 export const PROTOCOL_FIELDS: FieldTable<ProtocolConfig> = {
   name: extensionField("protocol"),
   host: textField(),
-  port: integerField(0, 65535, "0 = any free port"),
+  port: anyPortField(),
+  registerHost: textField(),
+  registerPort: integerField(1, 65535, "the port consumers connect to"),
   threads: integerField(1, JAVA_INT_MAX, "handlers", { urlKey: "threads" }),
   queues: integerField(0, JAVA_INT_MAX, "waiting requests", { urlKey: "queues" }),
   threadpool: extensionField("threadpool", { urlKey: "threadpool" }),
@@ -106,6 +124,14 @@ export const PROTOCOL_FIELDS: FieldTable<ProtocolConfig> = {
   ssl: protocolSslField,
   parameters: parametersField(),
 };
+
+/** A port from 0 to 65535, where Java's -1 ("pick a free port") reads as 0. */
+function anyPortField(): FieldSpec<number> {
+  const port = integerField(0, 65535, "0 = any free port, as is Java's -1");
+  return {
+    read: (value, path, fromText) => (value === -1 || value === "-1" ? 0 : port.read(value, path, fromText)),
+  };
+}
 
 export function readProtocol(input: unknown, path: string, fromText = false): Given<ProtocolConfig> {
   return readFields(PROTOCOL_FIELDS, readRecord(input, path), path, { fromText });

@@ -106,7 +106,10 @@ describe("config ssl", () => {
   });
 
   it("env - DUBBO_CONSUMER_SSL=false and DUBBO_PROTOCOL_SSL=false turn TLS off", () => {
-    const tree = readEnvironment({ DUBBO_CONSUMER_SSL: "false", DUBBO_PROTOCOL_SSL: "false" }, emptyTree());
+    const tree = readEnvironment(
+      { DUBBO_CONSUMER_SSL: "false", DUBBO_PROTOCOL_SSL: "false" },
+      emptyTree(),
+    ).tree;
     assert.equal(tree.consumer?.ssl, false);
     assert.equal(tree.protocols.dubbo?.ssl, false);
   });

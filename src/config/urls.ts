@@ -23,6 +23,7 @@ function applicationParams(application: ResolvedApplicationConfig): Record<strin
  * explicitly on the application, protocol, provider, service and its methods (`sayHello.timeout`).
  * `version` and `group` appear only when set. With port 0 the app substitutes the bound port.
  * A protocol with `ssl` adds `ssl-enabled=true` and its file paths as hidden `.ssl.*` keys.
+ * `registerHost`/`registerPort` replace the host/port, and the bound ones move to `bind.ip`/`bind.port`.
  */
 export function toServiceUrl(
   service: ResolvedServiceConfig,
@@ -54,10 +55,16 @@ export function toServiceUrl(
     side: "provider",
     timestamp: String(now.timestamp),
   });
+  // Behind NAT or in a container the registered address differs from the bound one (Java's
+  // DUBBO_IP_TO_REGISTRY / DUBBO_PORT_TO_REGISTRY): the URL names the registered one and `bind.*`
+  // (never registered) tells the protocol where to listen.
+  const bindHost = anyhost || protocol.host === undefined ? now.host : protocol.host;
+  if (protocol.registerHost !== undefined) params["bind.ip"] = bindHost;
+  if (protocol.registerPort !== undefined) params["bind.port"] = String(protocol.port);
   return new Url({
     protocol: protocol.name,
-    host: anyhost || protocol.host === undefined ? now.host : protocol.host,
-    port: protocol.port,
+    host: protocol.registerHost ?? bindHost,
+    port: protocol.registerPort ?? protocol.port,
     path: service.interface,
     params,
   });

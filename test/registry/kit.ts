@@ -15,6 +15,7 @@ import {
 } from "../../src/cluster/index.js";
 import { defineService, ExtensionPoint, java, Url } from "../../src/core/index.js";
 import type { ClusterBuilder } from "../../src/registry/protocol/index.js";
+import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 
 export const IFACE = "org.apache.dubbo.demo.RegistryDemoService";
 export const DemoService = defineService(IFACE, {
@@ -146,4 +147,16 @@ export async function spawnRegistryProvider(registryUrl: string, name: string): 
       await exited;
     },
   };
+}
+
+/** The provider URLs registered in ZooKeeper for `interfaceName`, read by a separate client, as a Java consumer would. */
+export async function zookeeperProviders(connectString: string, interfaceName: string): Promise<Url[]> {
+  const inspector = new ZkClient({ connectString, sessionTimeoutMs: 10_000, operationTimeoutMs: 3000 });
+  try {
+    await inspector.connect(10_000);
+    const children = (await inspector.getChildren(`/dubbo/${interfaceName}/providers`)) ?? [];
+    return children.map((child) => Url.parse(decodeURIComponent(child)));
+  } finally {
+    inspector.close();
+  }
 }

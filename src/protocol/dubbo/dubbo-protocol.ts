@@ -238,7 +238,11 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
         );
       }
       const token = resolveToken(invoker.url);
-      let url = invoker.url.port === server.port ? invoker.url : invoker.url.with({ port: server.port });
+      // With `bind.port` the URL's own port is the one registered (Java's DUBBO_PORT_TO_REGISTRY);
+      // otherwise it is the bound one (port 0 binds a free port).
+      let url = invoker.url.has("bind.port")
+        ? invoker.url.withParams({ "bind.port": String(server.port) })
+        : invoker.url.with({ port: server.port });
       if (token !== undefined && token !== url.get("token")) url = url.withParams({ token });
       const path = url.path || url.serviceInterface;
       const key = providerServiceKey(path, url.get("group"), url.get("version"));

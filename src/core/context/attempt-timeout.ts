@@ -1,0 +1,62 @@
+import { Code } from "../error/code.js";
+import { RpcError } from "../error/rpc-error.js";
+import type { Invocation } from "../rpc/invocation.js";
+
+/**
+ * How long one attempt may wait, as Java's DubboInvoker decides it: `timeout` bounds each
+ * invocation of one provider (a failover retry gets it anew), never the call as a whole.
+ */
+
+/**
+ * The attachment that gives one call its own timeout, ms (Java 2.7: `RpcContext` attachment
+ * `timeout`, read before the URL's; per-call options set it). Each attempt also sends its timeout
+ * to the provider under this key, as Java 3 does.
+ */
+export const TIMEOUT_ATTACHMENT = "timeout";
+
+const GENERIC_METHODS: ReadonlySet<string> = new Set(["$invoke", "$invokeAsync"]);
+
+/**
+ * The method whose settings (`sayHello.timeout`, …) apply to `inv`: the called method, or for a
+ * generic `$invoke` the method it names (Java's `RpcUtils.getMethodName`).
+ */
+export function settingsMethodOf(inv: Invocation): string {
+  if (GENERIC_METHODS.has(inv.method)) {
+    const named = inv.args[0];
+    if (typeof named === "string" && named !== "") return named;
+  }
+  return inv.method;
+}
+
+/**
+ * One attempt's timeout: the call's own `timeout` attachment when it is a positive integer (number
+ * or string), else `configuredMs` (the method's `timeout` from the provider's URL). Clamped to the
+ * time left before `inv.deadline` when one is set; zero or less means that time is already up.
+ */
+export function attemptTimeoutMs(inv: Invocation, configuredMs: number, now = Date.now()): number {
+  const own = inv.attachments[TIMEOUT_ATTACHMENT];
+  const asked = typeof own === "number" ? own : typeof own === "string" ? Number(own) : Number.NaN;
+  const timeoutMs = Number.isInteger(asked) && asked > 0 ? asked : configuredMs;
+  if (inv.deadline === undefined) return timeoutMs;
+  return Math.min(timeoutMs, inv.deadline - now);
+}
+
+export interface TimedOutAttempt {
+  readonly service: string;
+  readonly method: string;
+  /** The provider's `host:port`. */
+  readonly address: string;
+  readonly elapsedMs: number;
+  readonly timeoutMs: number;
+}
+
+/** The `DeadlineExceeded` of one attempt, naming the provider and the setting to change. */
+export function attemptTimeoutError(attempt: TimedOutAttempt): RpcError {
+  const { service, method, address } = attempt;
+  return new RpcError(
+    `${service}.${method} to ${address} timed out after ${attempt.elapsedMs} ms (timeout ${attempt.timeoutMs} ms); ` +
+      `raise \`timeoutMs\` on the reference or \`methods.${method}.timeoutMs\` (Dubbo keys \`timeout\` / ` +
+      `\`${method}.timeout\`), or make the provider faster`,
+    Code.DeadlineExceeded,
+  );
+}

@@ -14,6 +14,7 @@ import {
   getRpcContext,
   java,
   RpcError,
+  runWithRpcContext,
   withCallOptions,
 } from "../../src/index.js";
 import { createDubboProtocol, type DubboInvoker } from "../../src/protocol/dubbo/index.js";
@@ -176,7 +177,13 @@ describe("per-attempt timeouts (dubbo protocol, loopback)", () => {
     const late = await app.refer(TimeoutService, { url: urlOf("late"), retries: 0, timeoutMs: 100 });
     await assert.rejects(late.whoami("x"), (e: unknown) => codeOf(e) === Code.DeadlineExceeded);
     assert.equal(await withCallOptions(late, { timeoutMs: 10_000 }).whoami("x"), "late");
-    assert.deepEqual(provider("late").timeouts.slice(-2), ["100", "10000"]);
+    // Java's way, kept: the caller's `timeout` context attachment is that call's timeout.
+    const viaContext = await runWithRpcContext((ctx) => {
+      ctx.setAttachment("timeout", "9000");
+      return late.whoami("x");
+    });
+    assert.equal(viaContext, "late");
+    assert.deepEqual(provider("late").timeouts.slice(-3), ["100", "10000", "9000"]);
 
     const hung = await app.refer(TimeoutService, { url: urlOf("hung"), retries: 0, timeoutMs: 60_000 });
     await assert.rejects(

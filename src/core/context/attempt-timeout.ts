@@ -1,3 +1,4 @@
+import { DEFAULT_TIMEOUT_MS } from "../defaults.js";
 import { Code } from "../error/code.js";
 import { RpcError } from "../error/rpc-error.js";
 import type { Invocation } from "../rpc/invocation.js";
@@ -28,15 +29,22 @@ export function settingsMethodOf(inv: Invocation): string {
   return inv.method;
 }
 
+function positiveInteger(value: unknown): number | undefined {
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
 /**
  * One attempt's timeout: the call's own `timeout` attachment when it is a positive integer (number
- * or string), else `configuredMs` (the method's `timeout` from the provider's URL). Clamped to the
- * time left before `inv.deadline` when one is set; zero or less means that time is already up.
+ * or string), else `configuredMs` (the method's `timeout` from the provider's URL; not positive
+ * means the default, as Java's `getMethodPositiveParameter`). Clamped to the time left before
+ * `inv.deadline` when one is set; zero or less means that time is already up.
  */
 export function attemptTimeoutMs(inv: Invocation, configuredMs: number, now = Date.now()): number {
-  const own = inv.attachments[TIMEOUT_ATTACHMENT];
-  const asked = typeof own === "number" ? own : typeof own === "string" ? Number(own) : Number.NaN;
-  const timeoutMs = Number.isInteger(asked) && asked > 0 ? asked : configuredMs;
+  const timeoutMs =
+    positiveInteger(inv.attachments[TIMEOUT_ATTACHMENT]) ??
+    positiveInteger(configuredMs) ??
+    DEFAULT_TIMEOUT_MS;
   if (inv.deadline === undefined) return timeoutMs;
   return Math.min(timeoutMs, inv.deadline - now);
 }

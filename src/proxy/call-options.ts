@@ -1,4 +1,5 @@
 import { type Attachments, TIMEOUT_ATTACHMENT } from "../core/index.js";
+import type { EchoService } from "./echo-service.js";
 
 /**
  * Options for the calls made through one stub view (connect-es `CallOptions`), given apart from
@@ -112,7 +113,7 @@ export function mergeCallOptions(
  * `options`; the stub itself is unchanged. A view of a view adds its options over the first's.
  * Bad options throw a `TypeError` naming the option.
  */
-export function withCallOptions<S extends object>(stub: S, options: CallOptions): S {
+export function withCallOptions<S extends EchoService>(stub: S, options: CallOptions): S {
   const bind = (stub as Partial<OptionsBindable>)[BIND_CALL_OPTIONS];
   if (typeof bind !== "function") {
     throw new TypeError(

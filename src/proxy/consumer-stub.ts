@@ -9,11 +9,7 @@ import {
 } from "../core/index.js";
 import { BIND_CALL_OPTIONS, mergeCallOptions, type ResolvedCallOptions } from "./call-options.js";
 import { type CallPlan, callWithPlan, createCallPlan } from "./call-plan.js";
-
-/** Dubbo's `EchoService`: every reference answers `$echo(x)` with `x` when the provider is reachable. */
-export interface EchoService {
-  $echo<T>(value: T): Promise<T>;
-}
+import type { EchoService } from "./echo-service.js";
 
 export type ConsumerStub<M extends MethodsDefinition> = ServiceStub<M> & EchoService;
 

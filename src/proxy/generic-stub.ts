@@ -1,7 +1,7 @@
 import { type Invoker, java, type Url } from "../core/index.js";
 import { BIND_CALL_OPTIONS, mergeCallOptions, type ResolvedCallOptions } from "./call-options.js";
 import { type CallPlan, callWithPlan, createCallPlan } from "./call-plan.js";
-import type { EchoService } from "./consumer-stub.js";
+import type { EchoService } from "./echo-service.js";
 
 /**
  * Dubbo's `GenericService`: call any method by name without the contract. `types` are the Java

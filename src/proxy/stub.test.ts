@@ -14,7 +14,13 @@ import {
   resultOf,
   Url,
 } from "../core/index.js";
-import { createGenericStub, createProviderInvoker, createStub, withCallOptions } from "./index.js";
+import {
+  createGenericStub,
+  createProviderInvoker,
+  createStub,
+  type EchoService,
+  withCallOptions,
+} from "./index.js";
 
 const Calc = defineService("com.foo.Calc", {
   add: { args: [java.int, java.int], returns: java.int },
@@ -116,7 +122,10 @@ describe("consumer stub", () => {
       () => withCallOptions(stub, { attachments: { a: {} as string } }),
       /attachments\.a must be a string/,
     );
-    assert.throws(() => withCallOptions({}, { timeoutMs: 5 }), /takes a stub made by app\.refer/);
+    assert.throws(
+      () => withCallOptions({} as EchoService, { timeoutMs: 5 }),
+      /takes a stub made by app\.refer/,
+    );
   });
 
   it("stub - a method the contract lacks throws a TypeError naming the contract's methods", () => {

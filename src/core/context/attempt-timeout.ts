@@ -2,6 +2,7 @@ import { DEFAULT_TIMEOUT_MS } from "../defaults.js";
 import { Code } from "../error/code.js";
 import { RpcError } from "../error/rpc-error.js";
 import type { Invocation } from "../rpc/invocation.js";
+import type { Url } from "../url/url.js";
 
 /**
  * How long one attempt may wait, as Java's DubboInvoker decides it: `timeout` bounds each
@@ -47,6 +48,29 @@ export function attemptTimeoutMs(inv: Invocation, configuredMs: number, now = Da
     DEFAULT_TIMEOUT_MS;
   if (inv.deadline === undefined) return timeoutMs;
   return Math.min(timeoutMs, inv.deadline - now);
+}
+
+/**
+ * The attempt timeouts of one protocol invoker's calls: {@link attemptTimeoutMs} with the `timeout`
+ * of each call's settings method (`sayHello.timeout`, then `timeout`), read from `url` once.
+ */
+export class AttemptTimeouts {
+  readonly #url: Url;
+  readonly #configured = new Map<string, number>();
+
+  constructor(url: Url) {
+    this.#url = url;
+  }
+
+  of(inv: Invocation): number {
+    const method = settingsMethodOf(inv);
+    let configuredMs = this.#configured.get(method);
+    if (configuredMs === undefined) {
+      configuredMs = this.#url.methodNumber(method, "timeout", DEFAULT_TIMEOUT_MS);
+      this.#configured.set(method, configuredMs);
+    }
+    return attemptTimeoutMs(inv, configuredMs);
+  }
 }
 
 export interface TimedOutAttempt {

@@ -1,6 +1,7 @@
 // The RPC context (attachments both ways, addresses, the current invocation) on AsyncLocalStorage,
 // the cancellation helpers, the attempt timeout and the deadline timers that enforce it.
 export {
+  AttemptTimeouts,
   attemptTimeoutError,
   attemptTimeoutMs,
   settingsMethodOf,

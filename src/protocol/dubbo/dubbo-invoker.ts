@@ -1,10 +1,9 @@
 import {
   type Attachments,
-  attemptTimeoutMs,
+  AttemptTimeouts,
   Code,
   cancelableSignal,
   DEFAULT_SERVICE_VERSION,
-  DEFAULT_TIMEOUT_MS,
   DUBBO_PROTOCOL_VERSION,
   type Invocation,
   type Invoker,
@@ -13,7 +12,6 @@ import {
   RpcError,
   type RpcResult,
   resultOf,
-  settingsMethodOf,
   TIMEOUT_ATTACHMENT,
   type Url,
 } from "../../core/index.js";
@@ -77,8 +75,7 @@ export class DubboInvoker implements Invoker {
   /** Attachments every call carries (Java's AbstractInvoker: interface, group, token). */
   readonly #base: Readonly<Record<string, unknown>>;
   readonly #plans = new Map<string, MethodPlan>();
-  /** `timeout` per settings method, read from the URL once. */
-  readonly #timeouts = new Map<string, number>();
+  readonly #timeouts: AttemptTimeouts;
   readonly #slot = new BodyWriterSlot();
   readonly #lazy: boolean;
   #connectedOnce = false;
@@ -91,6 +88,7 @@ export class DubboInvoker implements Invoker {
     this.#path = url.path || url.serviceInterface;
     this.#version = url.string("version", DEFAULT_SERVICE_VERSION);
     this.#lazy = options.lazy;
+    this.#timeouts = new AttemptTimeouts(url);
     const base: Record<string, unknown> = { interface: url.serviceInterface };
     const group = url.get("group");
     if (group !== undefined && group !== "") base.group = group;
@@ -124,7 +122,7 @@ export class DubboInvoker implements Invoker {
       );
     }
     const plan = this.#plan(inv.method);
-    const timeoutMs = attemptTimeoutMs(inv, this.#configuredTimeout(settingsMethodOf(inv)));
+    const timeoutMs = this.#timeouts.of(inv);
     if (timeoutMs <= 0) {
       return Promise.reject(
         new RpcError(
@@ -144,15 +142,6 @@ export class DubboInvoker implements Invoker {
         });
       },
     );
-  }
-
-  #configuredTimeout(method: string): number {
-    let timeoutMs = this.#timeouts.get(method);
-    if (timeoutMs === undefined) {
-      timeoutMs = this.url.methodNumber(method, "timeout", DEFAULT_TIMEOUT_MS);
-      this.#timeouts.set(method, timeoutMs);
-    }
-    return timeoutMs;
   }
 
   #attachments(inv: Invocation, timeoutMs: number): Attachments {

@@ -1,15 +1,13 @@
 import {
+  AttemptTimeouts,
   attemptTimeoutError,
-  attemptTimeoutMs,
   Code,
-  DEFAULT_TIMEOUT_MS,
   type DeadlineTimers,
   deriveInvocation,
   type Invocation,
   type Invoker,
   RpcError,
   type RpcResult,
-  settingsMethodOf,
   type TimedEntry,
   type Url,
 } from "../../core/index.js";
@@ -32,8 +30,7 @@ export class InjvmInvoker implements Invoker {
   readonly #registry: InjvmRegistry;
   readonly #key: string;
   readonly #deadlines: DeadlineTimers;
-  /** `timeout` per settings method, read from the URL once. */
-  readonly #timeouts = new Map<string, number>();
+  readonly #timeouts: AttemptTimeouts;
   #destroyed = false;
 
   constructor(url: Url, key: string, registry: InjvmRegistry, deadlines: DeadlineTimers) {
@@ -41,6 +38,7 @@ export class InjvmInvoker implements Invoker {
     this.#key = key;
     this.#registry = registry;
     this.#deadlines = deadlines;
+    this.#timeouts = new AttemptTimeouts(url);
   }
 
   invoke(inv: Invocation): Promise<RpcResult> {
@@ -51,13 +49,7 @@ export class InjvmInvoker implements Invoker {
     }
     const exporter = this.#registry.find(this.#key);
     if (exporter === undefined) return Promise.reject(this.#notExported(inv));
-    const method = settingsMethodOf(inv);
-    let configuredMs = this.#timeouts.get(method);
-    if (configuredMs === undefined) {
-      configuredMs = this.url.methodNumber(method, "timeout", DEFAULT_TIMEOUT_MS);
-      this.#timeouts.set(method, configuredMs);
-    }
-    const timeoutMs = attemptTimeoutMs(inv, configuredMs);
+    const timeoutMs = this.#timeouts.of(inv);
     const started = Date.now();
     const timedOut = (): RpcError =>
       attemptTimeoutError({

@@ -38,4 +38,9 @@ export {
   type ServiceStub,
   Url,
 } from "./core/index.js";
-export type { ConsumerStub, GenericStub } from "./proxy/index.js";
+export {
+  type CallOptions,
+  type ConsumerStub,
+  type GenericStub,
+  withCallOptions,
+} from "./proxy/index.js";

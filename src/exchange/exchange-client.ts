@@ -1,5 +1,11 @@
 import type { ConnectionOptions } from "node:tls";
-import { Code, HESSIAN2_SERIALIZATION_ID, RpcError } from "../core/index.js";
+import {
+  Code,
+  canceledError,
+  type DeadlineTimers,
+  HESSIAN2_SERIALIZATION_ID,
+  RpcError,
+} from "../core/index.js";
 import {
   type Channel,
   type ChannelHandler,
@@ -44,6 +50,8 @@ export interface ExchangeClientOptions extends HeartbeatOptions {
   /** Writes and reads event bodies and error messages (default: Hessian 2). */
   readonly codec?: EventCodec;
   readonly logger?: Logger;
+  /** The deadline timers of the calls' timeouts, shared by every link of a protocol (default: its own). */
+  readonly deadlines?: DeadlineTimers;
 }
 
 /**
@@ -62,15 +70,17 @@ export interface ExchangeClient extends Connectable {
   /**
    * Sends a two-way request with an already serialized `body` and resolves with the OK response.
    * Rejects with `RpcError`: `DeadlineExceeded` after `timeoutMs` (naming service, method, address,
-   * elapsed ms), `Unavailable` when the link is or goes down, the status's code for a non-OK answer,
-   * `InvalidArgument` for a body over `payload`, `ResourceExhausted` when the send queue is full.
+   * elapsed and configured ms), `Canceled` as soon as `signal` aborts (the pending entry is gone at
+   * once; nothing is sent if it already had), `Unavailable` when the link is or goes down, the
+   * status's code for a non-OK answer, `InvalidArgument` for a body over `payload`,
+   * `ResourceExhausted` when the send queue is full.
    */
-  request(body: Buffer, call: CallLabels, timeoutMs: number): Promise<Response>;
+  request(body: Buffer, call: CallLabels, timeoutMs: number, signal?: AbortSignal): Promise<Response>;
   /**
    * Like `request`, for a body written after 16 free bytes (`frame`): the header is written into
    * them and the frame leaves as one buffer, with no copy.
    */
-  requestFramed(frame: Buffer, call: CallLabels, timeoutMs: number): Promise<Response>;
+  requestFramed(frame: Buffer, call: CallLabels, timeoutMs: number, signal?: AbortSignal): Promise<Response>;
   /** Sends a one-way request; throws like `request` rejects. */
   send(body: Buffer, call: CallLabels): void;
   /** `send` for a body written after 16 free bytes, as `requestFramed` takes it. */
@@ -88,7 +98,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
   const serializationId = (options.serializationId ?? HESSIAN2_SERIALIZATION_ID) & SERIALIZATION_MASK;
   const twoWayFlags = FLAG_REQUEST | FLAG_TWOWAY | serializationId;
   const oneWayFlags = FLAG_REQUEST | serializationId;
-  const pending: PendingCalls = createPendingCalls(address);
+  const pending: PendingCalls = createPendingCalls(address, options.deadlines);
   const disconnectListeners: Array<(error: Error | undefined) => void> = [];
   const readOnlyListeners: Array<() => void> = [];
   let channel: Channel | undefined;
@@ -186,6 +196,13 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
     );
   }
 
+  /** A request whose caller already gave up is not sent. */
+  function refuseCanceled(call: CallLabels, signal: AbortSignal | undefined): void {
+    if (signal?.aborted === true) {
+      throw canceledError(`${call.service}.${call.method} to ${address} (before sending)`, signal.reason);
+    }
+  }
+
   function checkPayload(ch: Channel, bodyLength: number, call: CallLabels): void {
     if (bodyLength <= ch.payloadLimit) return;
     throw new RpcError(
@@ -247,10 +264,11 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
     onReadOnly(listener) {
       readOnlyListeners.push(listener);
     },
-    request(body, call, timeoutMs) {
+    request(body, call, timeoutMs, signal) {
       let ch: Channel;
       let id: bigint;
       try {
+        refuseCanceled(call, signal);
         ch = requireChannel(call);
         checkPayload(ch, body.length, call);
         id = newId();
@@ -258,11 +276,12 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       } catch (error) {
         return Promise.reject(error);
       }
-      return pending.add(id, call, timeoutMs);
+      return pending.add(id, call, timeoutMs, signal);
     },
-    requestFramed(frame, call, timeoutMs) {
+    requestFramed(frame, call, timeoutMs, signal) {
       let id: bigint;
       try {
+        refuseCanceled(call, signal);
         const ch = requireChannel(call);
         checkPayload(ch, frame.length - HEADER_LENGTH, call);
         id = newId();
@@ -270,7 +289,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       } catch (error) {
         return Promise.reject(error);
       }
-      return pending.add(id, call, timeoutMs);
+      return pending.add(id, call, timeoutMs, signal);
     },
     send(body, call) {
       const ch = requireChannel(call);

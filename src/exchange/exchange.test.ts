@@ -105,10 +105,40 @@ describe("exchange", () => {
         assert.equal(e.code, Code.DeadlineExceeded);
         assert.match(e.message, /org\.apache\.dubbo\.demo\.DemoService\.sayHello/);
         assert.match(e.message, new RegExp(`127\\.0\\.0\\.1:${server.port}`));
-        assert.match(e.message, /after \d+ ms/);
+        assert.match(e.message, /after \d+ ms \(timeout 30 ms\)/);
+        assert.match(e.message, /`timeoutMs`.*`timeout`/, "the hint names the option and the Dubbo key");
         return true;
       });
       assert.equal(client.pendingCount, 0);
+    } finally {
+      await client.close();
+      await server.close({ waitMs: 0 });
+    }
+  });
+
+  it("exchange - an abort removes the pending call at once and rejects it with Canceled", async () => {
+    const server = await startServer(() => new Promise<Buffer>(() => {}));
+    const client = await openClient(server.port);
+    try {
+      const controller = new AbortController();
+      const pending = client.request(Buffer.from("x"), call, 60_000, controller.signal);
+      const other = client.request(Buffer.from("y"), call, 60_000);
+      await until(() => server.inFlight === 2, "the server to hold both calls");
+      controller.abort();
+      assert.equal(client.pendingCount, 1, "the aborted call left the pending map synchronously");
+      await assert.rejects(pending, (e: unknown) => {
+        assert.ok(e instanceof RpcError);
+        assert.equal(e.code, Code.Canceled);
+        assert.match(e.message, new RegExp(`sayHello to 127\\.0\\.0\\.1:${server.port}`));
+        return true;
+      });
+      await assert.rejects(
+        client.request(Buffer.from("z"), call, 60_000, controller.signal),
+        (e: unknown) => e instanceof RpcError && e.code === Code.Canceled && /before sending/.test(e.message),
+      );
+      assert.equal(client.pendingCount, 1, "an already aborted request is never registered");
+      for (const ch of server.channels) ch.destroy();
+      await assert.rejects(other, (e: unknown) => e instanceof RpcError && e.code === Code.Unavailable);
     } finally {
       await client.close();
       await server.close({ waitMs: 0 });

@@ -1,12 +1,25 @@
-import { Code, DeadlineTimers, RpcError } from "../core/index.js";
+import {
+  attemptTimeoutError,
+  Code,
+  canceledError,
+  DeadlineTimers,
+  RpcError,
+  type TimedEntry,
+} from "../core/index.js";
 import type { CallLabels, Response } from "./message.js";
 import { codeFromStatus, statusName } from "./status.js";
 
-/** The calls of one client waiting for their responses, each with its own timeout (on shared timers). */
+/**
+ * The calls of one client waiting for their responses, each with its own timeout (on timers shared
+ * by every link of the protocol) and, when the caller can cancel it, its signal.
+ */
 export interface PendingCalls {
   readonly size: number;
-  /** Registers a sent request; the promise settles on its response, its timeout or a disconnect. */
-  add(id: bigint, call: CallLabels, timeoutMs: number): Promise<Response>;
+  /**
+   * Registers a sent request; the promise settles on its response, its timeout, a disconnect, or
+   * the abort of `signal` (the entry is removed at once). `signal` must not be aborted already.
+   */
+  add(id: bigint, call: CallLabels, timeoutMs: number, signal: AbortSignal | undefined): Promise<Response>;
   /** Settles the call `id` with an OK response; false when no such call waits (e.g. it timed out). */
   resolve(id: bigint, response: Response): boolean;
   /** Fails the call `id` with the code of a non-OK status and the provider's message. */
@@ -16,95 +29,145 @@ export interface PendingCalls {
   failAll(cause: Error | undefined): void;
 }
 
-interface Pending {
-  readonly id: bigint;
-  readonly call: CallLabels;
-  readonly startedAt: number;
-  readonly timeoutMs: number;
-  readonly resolve: (response: Response) => void;
-  readonly reject: (error: RpcError) => void;
-  /** Whether the entry waits on a timer (a timeout of 0 or less expires at once, on the next tick). */
-  readonly timed: boolean;
+/**
+ * One waiting call. It is its own timer entry and its own abort listener (`handleEvent`), so a
+ * call costs no closure or timer of its own.
+ */
+class PendingCall implements TimedEntry {
+  readonly startedAt = Date.now();
+
+  constructor(
+    readonly table: PendingTable,
+    readonly id: bigint,
+    readonly call: CallLabels,
+    readonly timeoutMs: number,
+    readonly signal: AbortSignal | undefined,
+    readonly resolve: (response: Response) => void,
+    readonly reject: (error: RpcError) => void,
+  ) {}
+
+  onDeadline(): void {
+    this.table.expire(this);
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.table.cancel(this);
+  }
 }
 
-export function createPendingCalls(address: string): PendingCalls {
-  const calls = new Map<bigint, Pending>();
+/** A timeout of 0 or less expires on the next turn of the event loop. */
+function expireNow(entry: PendingCall): void {
+  entry.onDeadline();
+}
 
-  // One function for every timeout (the entry is its argument): no closure or timer per call.
-  function onTimeout(entry: Pending): void {
-    if (calls.get(entry.id) !== entry) return;
-    calls.delete(entry.id);
+class PendingTable implements PendingCalls {
+  readonly #calls = new Map<bigint, PendingCall>();
+  readonly #address: string;
+  readonly #timers: DeadlineTimers;
+
+  constructor(address: string, timers: DeadlineTimers) {
+    this.#address = address;
+    this.#timers = timers;
+  }
+
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  add(id: bigint, call: CallLabels, timeoutMs: number, signal: AbortSignal | undefined): Promise<Response> {
+    return new Promise<Response>((resolve, reject) => {
+      const entry = new PendingCall(this, id, call, timeoutMs, signal, resolve, reject);
+      this.#calls.set(id, entry);
+      if (timeoutMs > 0) this.#timers.add(entry, timeoutMs);
+      else setImmediate(expireNow, entry).unref();
+      signal?.addEventListener("abort", entry);
+    });
+  }
+
+  /** Removes `entry` if it still waits, with its timer and its abort listener. */
+  #release(entry: PendingCall | undefined): entry is PendingCall {
+    if (entry === undefined || this.#calls.get(entry.id) !== entry) return false;
+    this.#calls.delete(entry.id);
+    if (entry.timeoutMs > 0) this.#timers.delete(entry, entry.timeoutMs);
+    entry.signal?.removeEventListener("abort", entry);
+    return true;
+  }
+
+  expire(entry: PendingCall): void {
+    if (!this.#release(entry)) return;
+    entry.reject(
+      attemptTimeoutError({
+        service: entry.call.service,
+        method: entry.call.method,
+        address: this.#address,
+        elapsedMs: Date.now() - entry.startedAt,
+        timeoutMs: entry.timeoutMs,
+      }),
+    );
+  }
+
+  cancel(entry: PendingCall): void {
+    if (!this.#release(entry)) return;
     const elapsed = Date.now() - entry.startedAt;
     entry.reject(
-      new RpcError(
-        `${entry.call.service}.${entry.call.method} to ${address} timed out after ${elapsed} ms ` +
-          `(timeout ${entry.timeoutMs} ms; set \`timeout\` on the method or reference to wait longer)`,
-        Code.DeadlineExceeded,
+      canceledError(
+        `${entry.call.service}.${entry.call.method} to ${this.#address} (after ${elapsed} ms)`,
+        entry.signal?.reason,
       ),
     );
   }
 
-  const timers = new DeadlineTimers<Pending>(onTimeout, { keepAlive: false });
-
-  function take(id: bigint): Pending | undefined {
-    const entry = calls.get(id);
-    if (entry === undefined) return undefined;
-    calls.delete(id);
-    if (entry.timed) timers.delete(entry, entry.timeoutMs);
-    return entry;
+  resolve(id: bigint, response: Response): boolean {
+    const entry = this.#calls.get(id);
+    if (!this.#release(entry)) return false;
+    entry.resolve(response);
+    return true;
   }
 
-  return {
-    get size() {
-      return calls.size;
-    },
-    add(id, call, timeoutMs) {
-      return new Promise<Response>((resolve, reject) => {
-        const timed = timeoutMs > 0;
-        const entry: Pending = { id, call, startedAt: Date.now(), timeoutMs, resolve, reject, timed };
-        calls.set(id, entry);
-        if (timed) timers.add(entry, timeoutMs);
-        else setImmediate(onTimeout, entry).unref();
-      });
-    },
-    resolve(id, response) {
-      const entry = take(id);
-      if (entry === undefined) return false;
-      entry.resolve(response);
-      return true;
-    },
-    fail(id, status, message) {
-      const entry = take(id);
-      if (entry === undefined) return;
+  fail(id: bigint, status: number, message: string): void {
+    const entry = this.#calls.get(id);
+    if (!this.#release(entry)) return;
+    entry.reject(
+      new RpcError(
+        `${entry.call.service}.${entry.call.method} at ${this.#address} failed with ${statusName(status)}: ${message}`,
+        codeFromStatus(status),
+        { attachments: { dubboStatus: status } },
+      ),
+    );
+  }
+
+  failWith(id: bigint, message: string, code: Code): void {
+    const entry = this.#calls.get(id);
+    if (!this.#release(entry)) return;
+    entry.reject(new RpcError(`${entry.call.service}.${entry.call.method}: ${message}`, code));
+  }
+
+  failAll(cause: Error | undefined): void {
+    if (this.#calls.size === 0) return;
+    const now = Date.now();
+    for (const entry of [...this.#calls.values()]) {
+      this.#release(entry);
       entry.reject(
         new RpcError(
-          `${entry.call.service}.${entry.call.method} at ${address} failed with ${statusName(status)}: ${message}`,
-          codeFromStatus(status),
-          { attachments: { dubboStatus: status } },
+          `the connection to ${this.#address} closed while ${entry.call.service}.${entry.call.method} ` +
+            `waited ${now - entry.startedAt} ms for its response`,
+          Code.Unavailable,
+          { cause },
         ),
       );
-    },
-    failWith(id, message, code) {
-      const entry = take(id);
-      if (entry === undefined) return;
-      entry.reject(new RpcError(`${entry.call.service}.${entry.call.method}: ${message}`, code));
-    },
-    failAll(cause) {
-      if (calls.size === 0) return;
-      const all = [...calls.values()];
-      calls.clear();
-      const now = Date.now();
-      for (const entry of all) {
-        if (entry.timed) timers.delete(entry, entry.timeoutMs);
-        entry.reject(
-          new RpcError(
-            `the connection to ${address} closed while ${entry.call.service}.${entry.call.method} ` +
-              `waited ${now - entry.startedAt} ms for its response`,
-            Code.Unavailable,
-            { cause },
-          ),
-        );
-      }
-    },
-  };
+    }
+  }
+}
+
+/**
+ * The pending calls of the client of `address`. `timers` are the protocol's shared deadline timers;
+ * a client made on its own gets timers of its own. A waiting call keeps the process alive until its
+ * timeout, as the referenced timer of an awaited call should.
+ */
+export function createPendingCalls(
+  address: string,
+  timers: DeadlineTimers = new DeadlineTimers({ keepAlive: true }),
+): PendingCalls {
+  return new PendingTable(address, timers);
 }

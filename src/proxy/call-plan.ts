@@ -1,15 +1,14 @@
 import {
   type Attachments,
-  CallControl,
-  Code,
-  DEFAULT_TIMEOUT_MS,
+  canceledError,
+  createInvocation,
   type Invoker,
   type JavaType,
-  LazySignalInvocation,
-  RpcError,
   type RpcResult,
+  raceSignal,
   type Url,
 } from "../core/index.js";
+import type { ResolvedCallOptions } from "./call-options.js";
 
 /** Everything about one method that does not change between calls, resolved at stub creation. */
 export interface CallPlan {
@@ -20,22 +19,10 @@ export interface CallPlan {
   readonly parameterTypes: readonly JavaType[];
   readonly returnType: JavaType | undefined;
   readonly attachments: Attachments;
-  /** Undefined or non-positive: no deadline. */
-  readonly timeoutMs: number | undefined;
   readonly oneWay: boolean;
-  readonly onTimeout: () => RpcError;
 }
 
 const NO_ATTACHMENTS: Attachments = Object.freeze({});
-
-function timeoutError(service: string, method: string, timeoutMs: number, address: string): () => RpcError {
-  return () =>
-    new RpcError(
-      `${service}.${method} got no response within ${timeoutMs} ms (via ${address || "local"}); ` +
-        `raise "timeout" or "${method}.timeout" on the reference, or make the provider faster`,
-      Code.DeadlineExceeded,
-    );
-}
 
 export interface PlanInit {
   readonly method: string;
@@ -46,10 +33,12 @@ export interface PlanInit {
   readonly settingsMethod?: string;
 }
 
-/** Resolves one method's call settings from the reference URL (`sayHello.timeout` over `timeout`). */
+/**
+ * Resolves one method's call settings from the reference URL (`sayHello.return` over `return`).
+ * Timeouts are not among them: each attempt takes its own from its provider's URL.
+ */
 export function createCallPlan(url: Url, service: string, init: PlanInit): CallPlan {
   const settingsMethod = init.settingsMethod ?? init.method;
-  const timeoutMs = url.methodNumber(settingsMethod, "timeout", DEFAULT_TIMEOUT_MS);
   const version = url.get("version");
   return Object.freeze({
     service,
@@ -59,55 +48,53 @@ export function createCallPlan(url: Url, service: string, init: PlanInit): CallP
     parameterTypes: init.parameterTypes,
     returnType: init.returnType,
     attachments: init.attachments ?? NO_ATTACHMENTS,
-    timeoutMs,
     oneWay: !url.methodBoolean(settingsMethod, "return", true),
-    onTimeout: timeoutError(service, settingsMethod, timeoutMs, url.address),
   });
-}
-
-/** The invocation of one stub call: its signal is the call control's, made when first read. */
-class PlannedInvocation extends LazySignalInvocation {
-  readonly #control: CallControl;
-
-  constructor(plan: CallPlan, args: readonly unknown[], control: CallControl) {
-    super({
-      service: plan.service,
-      group: plan.group,
-      version: plan.version,
-      method: plan.method,
-      parameterTypes: plan.parameterTypes,
-      returnType: plan.returnType,
-      args,
-      attachments: plan.attachments,
-      deadline: control.deadline,
-      oneWay: plan.oneWay,
-      remoteAddress: undefined,
-    });
-    this.#control = control;
-  }
-
-  protected currentSignal(): AbortSignal {
-    return this.#control.signal;
-  }
 }
 
 function returnedValue(result: RpcResult): unknown {
   return result.value;
 }
 
+function canceledCall(plan: CallPlan, reason: unknown): unknown {
+  return canceledError(`${plan.service}.${plan.method}`, reason);
+}
+
 /**
- * Makes one call: a fresh invocation with the plan's types, a deadline, and a signal created only
- * if something reads it (it aborts on the deadline and on completion); the call races its deadline,
- * so no invoker can hold the caller past the timeout. Resolves with the returned value.
+ * Makes one call: a fresh invocation with the plan's types and attachments (and the options'),
+ * and no timer: `timeout` bounds each attempt below the cluster, where a timed-out attempt can
+ * still be retried, mocked or ignored. With a signal, the call rejects as soon as it aborts,
+ * whatever the layers below are doing (they let go through the same signal). Resolves with the
+ * returned value.
  */
-export function callWithPlan(invoker: Invoker, plan: CallPlan, args: readonly unknown[]): Promise<unknown> {
-  const control = new CallControl(plan.timeoutMs, plan.onTimeout);
+export function callWithPlan(
+  invoker: Invoker,
+  plan: CallPlan,
+  args: readonly unknown[],
+  options: ResolvedCallOptions | undefined,
+): Promise<unknown> {
+  const signal = options?.signal;
+  const extra = options?.attachments;
+  if (signal?.aborted === true) return Promise.reject(canceledCall(plan, signal.reason));
   let invoked: Promise<RpcResult>;
   try {
-    invoked = invoker.invoke(new PlannedInvocation(plan, args, control));
+    invoked = invoker.invoke(
+      createInvocation({
+        service: plan.service,
+        group: plan.group,
+        version: plan.version,
+        method: plan.method,
+        parameterTypes: plan.parameterTypes,
+        returnType: plan.returnType,
+        args,
+        attachments: extra === undefined ? plan.attachments : { ...plan.attachments, ...extra },
+        oneWay: plan.oneWay,
+        ...(signal === undefined ? {} : { signal }),
+      }),
+    );
   } catch (error) {
-    control.done();
     return Promise.reject(error);
   }
-  return control.settle(invoked, returnedValue);
+  if (signal === undefined) return invoked.then(returnedValue);
+  return raceSignal(invoked, signal, (reason) => canceledCall(plan, reason)).then(returnedValue);
 }

@@ -7,12 +7,9 @@ import {
   type ServiceDefinition,
   type ServiceStub,
 } from "../core/index.js";
+import { BIND_CALL_OPTIONS, mergeCallOptions, type ResolvedCallOptions } from "./call-options.js";
 import { type CallPlan, callWithPlan, createCallPlan } from "./call-plan.js";
-
-/** Dubbo's `EchoService`: every reference answers `$echo(x)` with `x` when the provider is reachable. */
-export interface EchoService {
-  $echo<T>(value: T): Promise<T>;
-}
+import type { EchoService } from "./echo-service.js";
 
 export type ConsumerStub<M extends MethodsDefinition> = ServiceStub<M> & EchoService;
 
@@ -30,25 +27,37 @@ const PROBED_NAMES: ReadonlySet<string> = new Set([
   "nodeType",
 ]);
 
+interface StubMethod {
+  readonly name: string;
+  readonly plan: CallPlan;
+  /** `demo.S.sayHello(java.lang.String)`, for argument-count errors. */
+  readonly signature: string;
+}
+
+function stubMethod(name: string, plan: CallPlan): StubMethod {
+  const signature = `${plan.service}.${name}(${plan.parameterTypes.map((t) => t.name).join(", ")})`;
+  return { name, plan, signature };
+}
+
 function methodFunction(
   invoker: Invoker,
-  plan: CallPlan,
-  label: string,
+  { plan, signature }: StubMethod,
+  options: ResolvedCallOptions | undefined,
 ): (...args: unknown[]) => Promise<unknown> {
   const expected = plan.parameterTypes.length;
-  const signature = `${label}(${plan.parameterTypes.map((t) => t.name).join(", ")})`;
   return (...args: unknown[]) => {
     if (args.length !== expected) {
       throw new TypeError(`${signature} takes ${expected} argument(s), got ${args.length}`);
     }
-    return callWithPlan(invoker, plan, args);
+    return callWithPlan(invoker, plan, args, options);
   };
 }
 
 /**
  * The consumer stub of a service: a `Proxy` whose methods turn calls into invocations carrying the
- * contract's Java types and a deadline from the reference URL (`sayHello.timeout` over `timeout`,
- * default 1000 ms), all resolved here once. Every method returns a promise of the value.
+ * contract's Java types, all resolved here once. Every method returns a promise of the value. Each
+ * attempt's timeout comes from the provider's URL (`sayHello.timeout` over `timeout`, default
+ * 1000 ms); `withCallOptions(stub, …)` gives calls their own timeout, signal and attachments.
  *
  * Misuse fails fast with a `TypeError` thrown synchronously (not a rejected promise), as calling a
  * missing JavaScript function does: a method the contract lacks (naming the methods it has), or the
@@ -67,25 +76,26 @@ export function createStub<M extends MethodsDefinition>(
       Code.InvalidArgument,
     );
   }
-  const target: Record<string | symbol, unknown> = Object.create(null);
-  for (const [name, method] of Object.entries(definition.methods)) {
-    const plan = createCallPlan(url, service, {
-      method: name,
-      parameterTypes: method.args,
-      returnType: method.returns,
-    });
-    target[name] = methodFunction(invoker, plan, `${service}.${name}`);
-  }
-  const echoPlan = createCallPlan(url, service, {
-    method: "$echo",
-    parameterTypes: [java.Object],
-    returnType: java.Object,
-  });
-  target.$echo = methodFunction(invoker, echoPlan, `${service}.$echo`);
+  const methods = Object.entries(definition.methods).map(([name, method]) =>
+    stubMethod(
+      name,
+      createCallPlan(url, service, { method: name, parameterTypes: method.args, returnType: method.returns }),
+    ),
+  );
+  methods.push(
+    stubMethod(
+      "$echo",
+      createCallPlan(url, service, {
+        method: "$echo",
+        parameterTypes: [java.Object],
+        returnType: java.Object,
+      }),
+    ),
+  );
   const known = Object.keys(definition.methods);
   const tag = `DubboStub<${service}>`;
   const description = `[${tag}]`;
-  return new Proxy(Object.freeze(target), {
+  const handler: ProxyHandler<Record<string | symbol, unknown>> = {
     get(t, prop) {
       if (Object.hasOwn(t, prop)) return t[prop];
       if (prop === Symbol.toStringTag) return tag;
@@ -101,5 +111,14 @@ export function createStub<M extends MethodsDefinition>(
     set: () => false,
     defineProperty: () => false,
     deleteProperty: () => false,
-  }) as unknown as ConsumerStub<M>;
+  };
+  const view = (options: ResolvedCallOptions | undefined): ConsumerStub<M> => {
+    const target: Record<string | symbol, unknown> = Object.create(null);
+    for (const method of methods) target[method.name] = methodFunction(invoker, method, options);
+    Object.defineProperty(target, BIND_CALL_OPTIONS, {
+      value: (next: ResolvedCallOptions) => view(mergeCallOptions(options, next)),
+    });
+    return new Proxy(Object.freeze(target), handler) as unknown as ConsumerStub<M>;
+  };
+  return view(undefined);
 }

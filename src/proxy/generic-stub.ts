@@ -1,6 +1,7 @@
 import { type Invoker, java, type Url } from "../core/index.js";
+import { BIND_CALL_OPTIONS, mergeCallOptions, type ResolvedCallOptions } from "./call-options.js";
 import { type CallPlan, callWithPlan, createCallPlan } from "./call-plan.js";
-import type { EchoService } from "./consumer-stub.js";
+import type { EchoService } from "./echo-service.js";
 
 /**
  * Dubbo's `GenericService`: call any method by name without the contract. `types` are the Java
@@ -18,11 +19,11 @@ const GENERIC_PARAMETER_TYPES = Object.freeze([
   java.array(java.Object),
 ]);
 
-/** The `X.timeout` / `methods.X.timeout` keys of a URL, read once so a generic call does no URL lookups. */
+/** The `X.return` / `methods.X.return` keys of a URL, read once so a generic call does no URL lookups. */
 function methodsWithSettings(url: Url): Set<string> {
   const names = new Set<string>();
   for (const key of url.params.keys()) {
-    const m = /^(?:methods\.)?([^.]+)\.(?:timeout|return)$/.exec(key);
+    const m = /^(?:methods\.)?([^.]+)\.return$/.exec(key);
     if (m?.[1] !== undefined) names.add(m[1]);
   }
   return names;
@@ -30,8 +31,9 @@ function methodsWithSettings(url: Url): Set<string> {
 
 /**
  * A generic stub over a reference (Java: `<dubbo:reference generic="true">`). Calls carry the
- * `generic` attachment (the reference URL's `generic` value, default `true`), and the timeout of the
- * method actually called (`sayHello.timeout` over `timeout`), resolved here once.
+ * `generic` attachment (the reference URL's `generic` value, default `true`) and the `return`
+ * setting of the method actually called; each attempt waits that method's timeout
+ * (`sayHello.timeout` over `timeout`), as Java's DubboInvoker reads it for `$invoke`.
  */
 export function createGenericStub(invoker: Invoker): GenericStub {
   const url = invoker.url;
@@ -70,17 +72,24 @@ export function createGenericStub(invoker: Invoker): GenericStub {
       throw new TypeError(`${service}.${what}(${method}): args must be an array, got ${typeof args}`);
     }
   };
-  return Object.freeze({
-    $invoke(method: string, types: readonly string[] | null, args: readonly unknown[]) {
-      check("$invoke", method, args);
-      return callWithPlan(invoker, invokePlans(method), [method, types, args ?? []]);
-    },
-    $invokeAsync(method: string, types: readonly string[] | null, args: readonly unknown[]) {
-      check("$invokeAsync", method, args);
-      return callWithPlan(invoker, invokeAsyncPlans(method), [method, types, args ?? []]);
-    },
-    $echo<T>(value: T): Promise<T> {
-      return callWithPlan(invoker, echoPlan, [value]) as Promise<T>;
-    },
-  });
+  const view = (options: ResolvedCallOptions | undefined): GenericStub => {
+    const stub: GenericStub = {
+      $invoke(method: string, types: readonly string[] | null, args: readonly unknown[]) {
+        check("$invoke", method, args);
+        return callWithPlan(invoker, invokePlans(method), [method, types, args ?? []], options);
+      },
+      $invokeAsync(method: string, types: readonly string[] | null, args: readonly unknown[]) {
+        check("$invokeAsync", method, args);
+        return callWithPlan(invoker, invokeAsyncPlans(method), [method, types, args ?? []], options);
+      },
+      $echo<T>(value: T): Promise<T> {
+        return callWithPlan(invoker, echoPlan, [value], options) as Promise<T>;
+      },
+    };
+    Object.defineProperty(stub, BIND_CALL_OPTIONS, {
+      value: (next: ResolvedCallOptions) => view(mergeCallOptions(options, next)),
+    });
+    return Object.freeze(stub);
+  };
+  return view(undefined);
 }

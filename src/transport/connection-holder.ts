@@ -44,6 +44,8 @@ export interface ConnectionHolder<C extends Connectable> {
   get(address: string): Promise<C>;
   /** Like `get` without connecting or waiting: undefined when no link is up and usable. */
   current(address: string): C | undefined;
+  /** Every link to `address` that is up now, usable or not (for diagnostics). */
+  links(address: string): readonly C[];
   /** Whether some link (to `address`, or to any address) is up and usable. */
   isAvailable(address?: string): boolean;
   sets(): ConnectionSets;
@@ -150,6 +152,14 @@ export function createConnectionHolder<C extends Connectable>(
     current(address) {
       const slot = slots.get(address);
       return slot === undefined ? undefined : pick(slot);
+    },
+    links(address) {
+      const slot = slots.get(address);
+      if (slot === undefined) return [];
+      return slot.connections.flatMap((c) => {
+        const target = c.current();
+        return target === undefined ? [] : [target];
+      });
     },
     isAvailable(address) {
       const check = (slot: Slot<C>): boolean =>

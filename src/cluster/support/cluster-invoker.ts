@@ -189,14 +189,16 @@ export abstract class AbstractClusterInvoker implements Invoker {
 
   /**
    * One call to one provider: a new invocation (the caller's is never reused across attempts),
-   * refused once the shared deadline has passed or the call was canceled, counted in the
-   * consumer-side statistics when the application keeps them.
+   * refused once the call was canceled or its overall deadline (only when one is set, e.g. by
+   * forking) has passed, counted in the consumer-side statistics when the application keeps them.
+   * The attempt's own `timeout` is enforced below, by the protocol invoker, so a timed-out attempt
+   * comes back here as a retryable `DeadlineExceeded`.
    */
   protected async attempt(invoker: Invoker, inv: Invocation): Promise<RpcResult> {
     if (inv.signal.aborted) throw RpcError.from(inv.signal.reason, Code.Canceled);
     if (inv.deadline !== undefined && Date.now() >= inv.deadline) {
       throw new RpcError(
-        `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the whole call, retries included, must finish within its timeout)`,
+        `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the call's overall deadline passed)`,
         Code.DeadlineExceeded,
       );
     }

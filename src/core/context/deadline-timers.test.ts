@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DeadlineTimers } from "./deadline-timers.js";
+import { DeadlineTimers, type TimedEntry } from "./deadline-timers.js";
 
 describe("deadline timers", () => {
   it("deadline timers - entries expire in order, per timeout; deleted ones never expire", async () => {
@@ -9,25 +9,33 @@ describe("deadline timers", () => {
     const allExpired = new Promise<void>((resolve) => {
       onAllExpired = resolve;
     });
-    const timers = new DeadlineTimers<string>(
-      (entry) => {
-        expired.push(entry);
-        if (expired.length === 3) onAllExpired();
-      },
-      { keepAlive: false },
-    );
+    const timers = new DeadlineTimers({ keepAlive: false });
+    const entries = new Map<string, TimedEntry>();
+    const entry = (name: string): TimedEntry => {
+      let made = entries.get(name);
+      if (made === undefined) {
+        made = {
+          onDeadline() {
+            expired.push(name);
+            if (expired.length === 3) onAllExpired();
+          },
+        };
+        entries.set(name, made);
+      }
+      return made;
+    };
     // Kept alive by the test itself, since the timers do not hold the process.
     const guard = setTimeout(() => {}, 5000);
     try {
-      timers.add("a", 20);
-      timers.add("cancelled", 20);
-      timers.add("b", 20);
-      timers.add("c", 40);
-      timers.delete("cancelled", 20);
+      timers.add(entry("a"), 20);
+      timers.add(entry("cancelled"), 20);
+      timers.add(entry("b"), 20);
+      timers.add(entry("c"), 40);
+      timers.delete(entry("cancelled"), 20);
       await allExpired;
       assert.deepEqual(expired, ["a", "b", "c"]);
-      timers.add("d", 10);
-      timers.delete("d", 10);
+      timers.add(entry("d"), 10);
+      timers.delete(entry("d"), 10);
       await new Promise((resolve) => setTimeout(resolve, 40));
       assert.deepEqual(expired, ["a", "b", "c"], "a deleted entry never expires");
     } finally {

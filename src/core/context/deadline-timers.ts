@@ -1,14 +1,20 @@
 /**
- * Deadlines of many in-flight calls on a few timers. Calls with the same timeout expire in the order
+ * Deadlines of many in-flight calls on a few timers: one wheel per protocol instance of an
+ * application (every link of the dubbo protocol shares it), never one per process. Calls with the same timeout expire in the order
  * they started, so each distinct timeout needs one timer, armed for its earliest deadline, instead
  * of a `setTimeout` + `clearTimeout` per call (a timer object, a list insertion and a removal on the
  * hot path). A call that settles is only removed from a map; the timer, when it fires, expires what
  * is due and re-arms itself for the next deadline.
  */
-interface Bucket<T> {
+/** What the timers hold: an entry told once when its timeout passes before it was deleted. */
+export interface TimedEntry {
+  onDeadline(): void;
+}
+
+interface Bucket {
   readonly timeoutMs: number;
   /** Entry → due time (`performance.now()` ms), in insertion order, hence in due order. */
-  readonly due: Map<T, number>;
+  readonly due: Map<TimedEntry, number>;
   timer: NodeJS.Timeout | undefined;
   /** Whether the timer currently keeps the process alive (only with `keepAlive`, while entries wait). */
   refed: boolean;
@@ -25,19 +31,16 @@ export interface DeadlineTimersOptions {
   readonly keepAlive: boolean;
 }
 
-export class DeadlineTimers<T> {
-  readonly #buckets = new Map<number, Bucket<T>>();
-  readonly #onExpire: (entry: T) => void;
+export class DeadlineTimers {
+  readonly #buckets = new Map<number, Bucket>();
   readonly #keepAlive: boolean;
 
-  /** `onExpire(entry)` runs when an entry's timeout passes before it was deleted. */
-  constructor(onExpire: (entry: T) => void, options: DeadlineTimersOptions) {
-    this.#onExpire = onExpire;
+  constructor(options: DeadlineTimersOptions) {
     this.#keepAlive = options.keepAlive;
   }
 
   /** Starts `entry`'s timeout (`timeoutMs` > 0). Delete it with the same `timeoutMs`. */
-  add(entry: T, timeoutMs: number): void {
+  add(entry: TimedEntry, timeoutMs: number): void {
     let bucket = this.#buckets.get(timeoutMs);
     if (bucket === undefined) {
       bucket = { timeoutMs, due: new Map(), timer: undefined, refed: false };
@@ -52,7 +55,7 @@ export class DeadlineTimers<T> {
   }
 
   /** Cancels `entry`'s timeout (nothing happens if it already expired). */
-  delete(entry: T, timeoutMs: number): void {
+  delete(entry: TimedEntry, timeoutMs: number): void {
     const bucket = this.#buckets.get(timeoutMs);
     if (bucket === undefined || !bucket.due.delete(entry)) return;
     // Nothing waits: the armed timer may fire later, but must not hold the process open meanwhile.
@@ -62,7 +65,7 @@ export class DeadlineTimers<T> {
     }
   }
 
-  #arm(bucket: Bucket<T>, delayMs: number): void {
+  #arm(bucket: Bucket, delayMs: number): void {
     const delay = Math.min(MAX_DELAY_MS, Math.max(1, Math.ceil(delayMs)));
     const timer = setTimeout(DeadlineTimers.#fire, delay, this, bucket);
     bucket.refed = this.#keepAlive && bucket.due.size > 0;
@@ -70,11 +73,11 @@ export class DeadlineTimers<T> {
     bucket.timer = timer;
   }
 
-  static #fire<T>(this: void, self: DeadlineTimers<T>, bucket: Bucket<T>): void {
+  static #fire(this: void, self: DeadlineTimers, bucket: Bucket): void {
     bucket.timer = undefined;
     bucket.refed = false;
     const now = performance.now();
-    const expired: T[] = [];
+    const expired: TimedEntry[] = [];
     for (const [entry, dueAt] of bucket.due) {
       if (dueAt > now) break;
       expired.push(entry);
@@ -86,6 +89,6 @@ export class DeadlineTimers<T> {
     } else {
       self.#arm(bucket, next.value - now);
     }
-    for (const entry of expired) self.#onExpire(entry);
+    for (const entry of expired) entry.onDeadline();
   }
 }

@@ -1,7 +1,14 @@
 // The RPC context (attachments both ways, addresses, the current invocation) on AsyncLocalStorage,
-// and the signal/deadline helpers every call uses.
-export { CallControl } from "./call-control.js";
-export { DeadlineTimers, type DeadlineTimersOptions } from "./deadline-timers.js";
+// the cancellation helpers, the attempt timeout and the deadline timers that enforce it.
+export {
+  AttemptTimeouts,
+  attemptTimeoutError,
+  attemptTimeoutMs,
+  settingsMethodOf,
+  TIMEOUT_ATTACHMENT,
+  type TimedOutAttempt,
+} from "./attempt-timeout.js";
+export { DeadlineTimers, type DeadlineTimersOptions, type TimedEntry } from "./deadline-timers.js";
 export { invokeInProviderContext, isInProviderContextOf } from "./provider-scope.js";
 export {
   type CompletedCall,
@@ -14,12 +21,4 @@ export {
   runInRpcContext,
   runWithRpcContext,
 } from "./rpc-context.js";
-export {
-  CALL_COMPLETED,
-  type CallSignal,
-  createCallSignal,
-  createDeadlineSignal,
-  createLinkedAbortController,
-  type DeadlineSignal,
-  raceSignal,
-} from "./signals.js";
+export { CALL_COMPLETED, cancelableSignal, canceledError, NEVER_ABORTED, raceSignal } from "./signals.js";

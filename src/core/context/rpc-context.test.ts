@@ -7,13 +7,7 @@ import { createInvocation } from "../rpc/invocation.js";
 import { resultOf } from "../rpc/result.js";
 import { invokeInProviderContext } from "./provider-scope.js";
 import { currentRpcContext, getRpcContext, runWithRpcContext } from "./rpc-context.js";
-import {
-  CALL_COMPLETED,
-  createCallSignal,
-  createDeadlineSignal,
-  createLinkedAbortController,
-  raceSignal,
-} from "./signals.js";
+import { cancelableSignal, canceledError, NEVER_ABORTED, raceSignal } from "./signals.js";
 
 describe("rpc context", () => {
   it("context - follows the code across await and timers", async () => {
@@ -91,58 +85,30 @@ describe("rpc context", () => {
 });
 
 describe("signals", () => {
-  it("signals - a deadline signal aborts with DeadlineExceeded, cleanup stops it", async () => {
-    const d = createDeadlineSignal(5);
-    assert.ok(d.deadline !== undefined);
-    await new Promise((resolve) => d.signal.addEventListener("abort", resolve));
-    assert.ok(d.signal.reason instanceof RpcError);
-    assert.equal((d.signal.reason as RpcError).code, Code.DeadlineExceeded);
-
-    const stopped = createDeadlineSignal(5);
-    stopped.cleanup();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(stopped.signal.aborted, false);
-  });
-
-  it("signals - zero, negative and undefined timeouts mean no deadline", () => {
-    for (const t of [0, -1, undefined, Number.NaN]) {
-      const d = createDeadlineSignal(t);
-      assert.equal(d.deadline, undefined);
-      assert.equal(d.signal.aborted, false);
-      d.cleanup();
-    }
-  });
-
-  it("signals - a linked controller aborts with the first input's reason, at once if already aborted", () => {
-    const a = new AbortController();
-    const b = new AbortController();
-    const linked = createLinkedAbortController(a.signal, undefined, b.signal);
-    b.abort("b-reason");
-    a.abort("a-reason");
-    assert.equal(linked.signal.reason, "b-reason");
-
-    const done = new AbortController();
-    done.abort("early");
-    assert.equal(createLinkedAbortController(done.signal).signal.reason, "early");
-  });
-
-  it("signals - a call signal aborts with CALL_COMPLETED when done", () => {
-    const call = createCallSignal(1000);
-    call.done();
-    assert.equal(call.signal.reason, CALL_COMPLETED);
-  });
-
-  it("signals - raceSignal rejects on abort and keeps the late promise handled", async () => {
+  it("signals - raceSignal rejects with the mapped reason on abort and keeps the late promise handled", async () => {
     const c = new AbortController();
     let rejectLate: (e: unknown) => void = () => {};
     const late = new Promise((_, reject) => {
       rejectLate = reject;
     });
-    const raced = raceSignal(late, c.signal);
-    c.abort(new RpcError("gone", Code.Canceled));
-    await assert.rejects(raced, (e: unknown) => e instanceof RpcError && e.code === Code.Canceled);
+    const raced = raceSignal(late, c.signal, (reason) => canceledError("demo.S.hello", reason));
+    c.abort();
+    await assert.rejects(
+      raced,
+      (e: unknown) =>
+        e instanceof RpcError && e.code === Code.Canceled && /demo\.S\.hello was canceled/.test(e.message),
+    );
     rejectLate(new Error("late failure"));
     await nextTurn();
-    assert.equal(await raceSignal(Promise.resolve(7), new AbortController().signal), 7);
+    assert.equal(await raceSignal(Promise.resolve(7), new AbortController().signal, (r) => r), 7);
+  });
+
+  it("signals - a timeout reason (AbortSignal.timeout) cancels with DeadlineExceeded, others with Canceled", async () => {
+    const timedOut = AbortSignal.timeout(1);
+    await new Promise((resolve) => timedOut.addEventListener("abort", resolve));
+    assert.equal(canceledError("x", timedOut.reason).code, Code.DeadlineExceeded);
+    assert.equal(canceledError("x", "user gave up").code, Code.Canceled);
+    assert.equal(cancelableSignal(NEVER_ABORTED), undefined);
+    assert.equal(cancelableSignal(timedOut), timedOut);
   });
 });

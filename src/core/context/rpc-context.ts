@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Code } from "../error/code.js";
 import { RpcError } from "../error/rpc-error.js";
 import type { Attachments, Invocation } from "../rpc/invocation.js";
+import { NEVER_ABORTED } from "./signals.js";
 
 /**
  * The RPC context of the code running now (Dubbo's `RpcContext`), carried by `AsyncLocalStorage`
@@ -47,7 +48,6 @@ export const FRAMEWORK_ATTACHMENT_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 const NO_ATTACHMENTS: Attachments = Object.freeze({});
-const NEVER_ABORTED = new AbortController().signal;
 
 export class RpcContext {
   readonly side: RpcSide;

@@ -1,3 +1,4 @@
+import { NEVER_ABORTED } from "../context/signals.js";
 import type { JavaType } from "../java/java-type.js";
 
 /** Attachments travel beside the arguments (Dubbo's implicit parameters), both ways. */
@@ -19,9 +20,17 @@ export interface Invocation {
   readonly returnType: JavaType | undefined;
   readonly args: readonly unknown[];
   readonly attachments: Attachments;
-  /** Aborted on user cancel, the overall deadline, or completion. */
+  /**
+   * Consumer side: the caller's signal (per-call options), aborting which ends the call and frees
+   * its pending request; `NEVER_ABORTED` when the caller gave none. Provider side: aborted when the
+   * caller's `timeout` passes or the call completes.
+   */
   readonly signal: AbortSignal;
-  /** Absolute epoch ms by which the whole call (all attempts) must finish; undefined for none. */
+  /**
+   * Absolute epoch ms by which the whole call must finish, when something set one (a forking set's
+   * `timeout`, a failback retry; provider side, the caller's `timeout`); undefined by default, since
+   * `timeout` bounds each attempt, not the call.
+   */
   readonly deadline: number | undefined;
   /** One-way calls get no response. */
   readonly oneWay: boolean;
@@ -46,8 +55,6 @@ export interface InvocationInit {
   readonly oneWay?: boolean;
   readonly remoteAddress?: string | undefined;
 }
-
-const NEVER_ABORTED = new AbortController().signal;
 
 export function createInvocation(init: InvocationInit): Invocation {
   return {

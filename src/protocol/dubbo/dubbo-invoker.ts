@@ -1,8 +1,9 @@
 import {
   type Attachments,
+  AttemptTimeouts,
   Code,
+  cancelableSignal,
   DEFAULT_SERVICE_VERSION,
-  DEFAULT_TIMEOUT_MS,
   DUBBO_PROTOCOL_VERSION,
   type Invocation,
   type Invoker,
@@ -11,6 +12,7 @@ import {
   RpcError,
   type RpcResult,
   resultOf,
+  TIMEOUT_ATTACHMENT,
   type Url,
 } from "../../core/index.js";
 import type { CallLabels, ExchangeClient } from "../../exchange/index.js";
@@ -25,7 +27,6 @@ import { decodeResponseBody } from "./codec/response-body.js";
  */
 interface MethodPlan {
   readonly labels: CallLabels;
-  readonly timeoutMs: number;
   readonly oneWay: boolean;
   /** The parameter types `head` was encoded for (a stub passes the same array on every call). */
   headTypes: readonly JavaType[] | undefined;
@@ -35,7 +36,7 @@ interface MethodPlan {
   readonly encodedAttachments: Map<number, Buffer>;
 }
 
-/** Distinct `timeout` values whose encoded attachments a method keeps (a deadline shortens some). */
+/** Distinct `timeout` values whose encoded attachments a method keeps (per-call timeouts add some). */
 const ENCODED_ATTACHMENTS_LIMIT = 8;
 
 function hasOwnKeys(record: Attachments): boolean {
@@ -60,7 +61,10 @@ function descriptorOf(types: readonly JavaType[]): string {
 /**
  * The consumer side of one provider over the dubbo protocol (Java's DubboInvoker): encodes the
  * invocation as a Dubbo 2 request body, sends it on one of the reference's connections, and turns
- * the response into a result, a `BizError` (the provider's exception) or an `RpcError`.
+ * the response into a result, a `BizError` (the provider's exception) or an `RpcError`. Each call
+ * waits at most its `timeout` (the call's own `timeout` attachment, else the method's setting on
+ * this provider's URL), which is also sent to the provider; the call's signal reaches the exchange,
+ * so aborting it frees the pending request at once.
  */
 export class DubboInvoker implements Invoker {
   readonly url: Url;
@@ -71,6 +75,7 @@ export class DubboInvoker implements Invoker {
   /** Attachments every call carries (Java's AbstractInvoker: interface, group, token). */
   readonly #base: Readonly<Record<string, unknown>>;
   readonly #plans = new Map<string, MethodPlan>();
+  readonly #timeouts: AttemptTimeouts;
   readonly #slot = new BodyWriterSlot();
   readonly #lazy: boolean;
   #connectedOnce = false;
@@ -83,6 +88,7 @@ export class DubboInvoker implements Invoker {
     this.#path = url.path || url.serviceInterface;
     this.#version = url.string("version", DEFAULT_SERVICE_VERSION);
     this.#lazy = options.lazy;
+    this.#timeouts = new AttemptTimeouts(url);
     const base: Record<string, unknown> = { interface: url.serviceInterface };
     const group = url.get("group");
     if (group !== undefined && group !== "") base.group = group;
@@ -96,7 +102,6 @@ export class DubboInvoker implements Invoker {
     if (plan === undefined) {
       plan = {
         labels: Object.freeze({ service: this.url.serviceInterface, method }),
-        timeoutMs: this.url.methodNumber(method, "timeout", DEFAULT_TIMEOUT_MS),
         oneWay: !this.url.methodBoolean(method, "return", true),
         headTypes: undefined,
         head: undefined,
@@ -117,18 +122,14 @@ export class DubboInvoker implements Invoker {
       );
     }
     const plan = this.#plan(inv.method);
-    let timeoutMs = plan.timeoutMs;
-    if (inv.deadline !== undefined) {
-      const left = inv.deadline - Date.now();
-      if (left <= 0) {
-        return Promise.reject(
-          new RpcError(
-            `${plan.labels.service}.${inv.method} to ${this.#address}: the call's deadline passed before it was sent`,
-            Code.DeadlineExceeded,
-          ),
-        );
-      }
-      if (left < timeoutMs) timeoutMs = left;
+    const timeoutMs = this.#timeouts.of(inv);
+    if (timeoutMs <= 0) {
+      return Promise.reject(
+        new RpcError(
+          `${plan.labels.service}.${inv.method} to ${this.#address}: the call's deadline passed before it was sent`,
+          Code.DeadlineExceeded,
+        ),
+      );
     }
     const client = this.#holder.current(this.#address);
     if (client !== undefined) return this.#send(client, inv, plan, timeoutMs);
@@ -145,11 +146,11 @@ export class DubboInvoker implements Invoker {
 
   #attachments(inv: Invocation, timeoutMs: number): Attachments {
     // Invocation attachments may override interface/group/token (as Java adds those if absent);
-    // path and version always name this reference.
+    // the attempt's timeout, path and version always name this attempt and this reference.
     return {
       ...this.#base,
-      timeout: String(timeoutMs),
       ...inv.attachments,
+      [TIMEOUT_ATTACHMENT]: String(timeoutMs),
       path: this.#path,
       version: this.#version,
     };
@@ -212,7 +213,8 @@ export class DubboInvoker implements Invoker {
       }
       return Promise.resolve(ONE_WAY_RESULT);
     }
-    return client.requestFramed(frame, plan.labels, timeoutMs).then((response) => {
+    const signal = cancelableSignal(inv.signal);
+    return client.requestFramed(frame, plan.labels, timeoutMs, signal).then((response) => {
       let decoded: ReturnType<typeof decodeResponseBody>;
       try {
         decoded = decodeResponseBody(response.body, inv.returnType);
@@ -227,6 +229,16 @@ export class DubboInvoker implements Invoker {
       if (decoded.exception !== undefined) throw decoded.exception;
       return resultOf(decoded.value, decoded.attachments);
     });
+  }
+
+  /**
+   * Calls waiting for their responses on the links this reference uses (a shared link counts every
+   * reference's calls on it), for diagnostics.
+   */
+  get pendingCount(): number {
+    let count = 0;
+    for (const client of this.#holder.links(this.#address)) count += client.pendingCount;
+    return count;
   }
 
   isAvailable(): boolean {

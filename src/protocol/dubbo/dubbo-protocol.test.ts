@@ -220,6 +220,49 @@ describe("dubbo protocol", () => {
     assert.ok(seen[2] !== undefined && seen[2] > 2000 && seen[2] <= 3000, `default timeout gave ${seen[2]}`);
   });
 
+  it("dubbo - an attempt waits the call's `timeout` attachment, else the method's (for $invoke the named one's)", async () => {
+    const gates: Array<() => void> = [];
+    const hung: Invoker = {
+      url: providerUrl(),
+      isAvailable: () => true,
+      destroy: async () => {},
+      invoke: () => new Promise((resolve) => gates.push(() => resolve(resultOf("late")))),
+    };
+    const exporter = await newProtocol().export(hung);
+    const invoker = await newProtocol().refer(
+      referenceUrl(exporter.url.port, "&timeout=60000&sayHello.timeout=40&slow.timeout=50"),
+    );
+    const base = {
+      service: IFACE,
+      group: undefined,
+      version: undefined,
+      parameterTypes: [],
+      returnType: undefined,
+      signal: new AbortController().signal,
+      deadline: undefined,
+      oneWay: false,
+    };
+    const timedOutAfter = (ms: number) => (e: unknown) =>
+      e instanceof RpcError && e.code === Code.DeadlineExceeded && e.message.includes(`(timeout ${ms} ms)`);
+    try {
+      await assert.rejects(
+        invoker.invoke({ ...base, method: "sayHello", args: ["x"], attachments: {} }),
+        timedOutAfter(40),
+      );
+      await assert.rejects(
+        invoker.invoke({ ...base, method: "$invoke", args: ["slow", ["int"], [1]], attachments: {} }),
+        timedOutAfter(50),
+      );
+      await assert.rejects(
+        invoker.invoke({ ...base, method: "sayHello", args: ["x"], attachments: { timeout: "30" } }),
+        timedOutAfter(30),
+      );
+      assert.equal(invoker.pendingCount, 0);
+    } finally {
+      for (const open of gates) open();
+    }
+  });
+
   it("dubbo - return=false sends one-way: the call resolves without waiting for the provider", async () => {
     let calls = 0;
     const provider = newProtocol();

@@ -11,6 +11,7 @@ import {
   DEFAULT_PAYLOAD_BYTES,
   DEFAULT_SHARE_CONNECTIONS,
   DEFAULT_SHUTDOWN_WAIT_MS,
+  DeadlineTimers,
   type Exporter,
   type Invoker,
   type Protocol,
@@ -102,6 +103,8 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   const pools = new Map<string, SharedPool>();
   /** The client TLS options of each setup, its files read once per protocol. */
   const clientTls = new Map<string, Promise<ConnectionOptions | undefined>>();
+  /** The timeouts of every call on every link of this protocol, on one timer per distinct timeout. */
+  const deadlines = new DeadlineTimers({ keepAlive: true });
   let destroyed = false;
 
   function managedConnection(
@@ -122,6 +125,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       connectTimeoutMs: url.number("connect.timeout", DEFAULT_CONNECT_TIMEOUT_MS),
       payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
       ...(tls === undefined ? {} : { tls }),
+      deadlines,
     });
     return createManagedConnection(client, { logger });
   }

@@ -1,10 +1,14 @@
 import {
+  AttemptTimeouts,
+  attemptTimeoutError,
   Code,
+  type DeadlineTimers,
   deriveInvocation,
   type Invocation,
   type Invoker,
   RpcError,
   type RpcResult,
+  type TimedEntry,
   type Url,
 } from "../../core/index.js";
 import type { InjvmRegistry } from "./injvm-registry.js";
@@ -12,21 +16,29 @@ import type { InjvmRegistry } from "./injvm-registry.js";
 /** The caller's address a provider sees for an in-process call (Java's InjvmInvoker uses the same). */
 export const INJVM_REMOTE_ADDRESS = "127.0.0.1:0";
 
+/** Where an in-process call went, for its timeout error. */
+const IN_PROCESS = "injvm (in-process)";
+
 /**
  * A reference to a service exported in the same application. The exporter is looked up at each
  * call (one map lookup), so a reference made before the export, or across an unexport and a new
  * export, calls whatever is exported now; the exported invoker already carries its provider filters.
+ * Each call waits at most its `timeout`, as a remote one does (Java's injvm waits without limit).
  */
 export class InjvmInvoker implements Invoker {
   readonly url: Url;
   readonly #registry: InjvmRegistry;
   readonly #key: string;
+  readonly #deadlines: DeadlineTimers;
+  readonly #timeouts: AttemptTimeouts;
   #destroyed = false;
 
-  constructor(url: Url, key: string, registry: InjvmRegistry) {
+  constructor(url: Url, key: string, registry: InjvmRegistry, deadlines: DeadlineTimers) {
     this.url = url;
     this.#key = key;
     this.#registry = registry;
+    this.#deadlines = deadlines;
+    this.#timeouts = new AttemptTimeouts(url);
   }
 
   invoke(inv: Invocation): Promise<RpcResult> {
@@ -37,7 +49,32 @@ export class InjvmInvoker implements Invoker {
     }
     const exporter = this.#registry.find(this.#key);
     if (exporter === undefined) return Promise.reject(this.#notExported(inv));
-    return exporter.invoker.invoke(deriveInvocation(inv, { remoteAddress: INJVM_REMOTE_ADDRESS }));
+    const timeoutMs = this.#timeouts.of(inv);
+    const started = Date.now();
+    const timedOut = (): RpcError =>
+      attemptTimeoutError({
+        service: this.#key,
+        method: inv.method,
+        address: IN_PROCESS,
+        elapsedMs: Date.now() - started,
+        timeoutMs,
+      });
+    if (timeoutMs <= 0) return Promise.reject(timedOut());
+    const call = exporter.invoker.invoke(deriveInvocation(inv, { remoteAddress: INJVM_REMOTE_ADDRESS }));
+    return new Promise<RpcResult>((resolve, reject) => {
+      const entry: TimedEntry = { onDeadline: () => reject(timedOut()) };
+      this.#deadlines.add(entry, timeoutMs);
+      call.then(
+        (result) => {
+          this.#deadlines.delete(entry, timeoutMs);
+          resolve(result);
+        },
+        (error: unknown) => {
+          this.#deadlines.delete(entry, timeoutMs);
+          reject(error);
+        },
+      );
+    });
   }
 
   isAvailable(): boolean {

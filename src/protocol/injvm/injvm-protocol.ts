@@ -1,4 +1,12 @@
-import { Code, type Exporter, type Invoker, type Protocol, RpcError, type Url } from "../../core/index.js";
+import {
+  Code,
+  DeadlineTimers,
+  type Exporter,
+  type Invoker,
+  type Protocol,
+  RpcError,
+  type Url,
+} from "../../core/index.js";
 import { InjvmInvoker } from "./injvm-invoker.js";
 import { createInjvmRegistry, type InjvmRegistry, injvmServiceKey } from "./injvm-registry.js";
 
@@ -23,6 +31,8 @@ export function createInjvmProtocol(options: InjvmProtocolOptions = {}): InjvmPr
   const registry = options.registry ?? createInjvmRegistry();
   const exporters = new Set<Exporter>();
   const references = new Set<Invoker>();
+  /** The timeouts of every in-process call of this application, on one timer per distinct timeout. */
+  const deadlines = new DeadlineTimers({ keepAlive: true });
   let destroyed = false;
 
   const assertAlive = (what: string, url: Url): void => {
@@ -58,7 +68,7 @@ export function createInjvmProtocol(options: InjvmProtocolOptions = {}): InjvmPr
     },
     async refer(url: Url): Promise<Invoker> {
       assertAlive("refer to", url);
-      const invoker = new InjvmInvoker(url, injvmServiceKey(url), registry);
+      const invoker = new InjvmInvoker(url, injvmServiceKey(url), registry, deadlines);
       references.add(invoker);
       return invoker;
     },

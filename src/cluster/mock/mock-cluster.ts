@@ -1,7 +1,7 @@
 import {
-  BizError,
   type Invocation,
   type Invoker,
+  isRetryable,
   RpcError,
   type RpcResult,
   type Url,
@@ -44,7 +44,8 @@ export class MockClusterInvoker implements Invoker {
     try {
       return await this.#invoker.invoke(inv);
     } catch (error) {
-      if (error instanceof BizError) throw error;
+      // A business answer, or the caller's own cancel: neither is a failure to mock.
+      if (!isRetryable(error)) throw error;
       return this.#mock(inv, error);
     }
   }
@@ -54,7 +55,8 @@ export class MockClusterInvoker implements Invoker {
     try {
       return await invoker.invoke(inv);
     } catch (error) {
-      if (error instanceof BizError) throw error;
+      // A business answer, or the caller's own cancel: neither is a failure to mock.
+      if (!isRetryable(error)) throw error;
       const mockError = RpcError.from(error);
       const because =
         failure === undefined ? "" : ` after the call failed with: ${RpcError.from(failure).rawMessage}`;

@@ -52,6 +52,13 @@ function call(returnType?: JavaType, method = "sayHello"): Invocation {
 }
 
 describe("mock", () => {
+  it("mock - fail: never answers a call the caller canceled", async () => {
+    const invokers = createFakeInvokers(1);
+    invokers[0]!.failTimes(1, new RpcError("the caller aborted", Code.Canceled));
+    const invoker = mocked("fail:return mocked", invokers);
+    await assert.rejects(invoker.invoke(call()), { code: Code.Canceled });
+  });
+
   it("mock - force:return never calls the providers", async () => {
     const invokers = createFakeInvokers(2);
     const invoker = mocked('force:return {"name":"mocked"}', invokers);

@@ -387,6 +387,14 @@ describe("cluster - other strategies", () => {
     await assert.rejects(build(failsafeCluster, biz).invoker.invoke(call()), BizError);
   });
 
+  it("failsafe - a canceled call stays canceled: the caller's own abort is not swallowed", async () => {
+    const canceled = createFakeInvokers(1);
+    canceled[0]!.failTimes(1, new RpcError("the caller aborted", Code.Canceled));
+    await assert.rejects(build(failsafeCluster, canceled).invoker.invoke(call()), {
+      code: Code.Canceled,
+    });
+  });
+
   it("failback - returns null now and succeeds in the background", async () => {
     const invokers = createFakeInvokers(1);
     invokers[0]!.failTimes(2);

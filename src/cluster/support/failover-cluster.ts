@@ -14,7 +14,8 @@ import { AbstractClusterInvoker } from "./cluster-invoker.js";
  * `failover` (the default): on any failure that is not the provider's business answer (network,
  * timeout, busy, a provider's error status such as SERVICE_NOT_FOUND; see `isRetryable`) try
  * another provider, up to `retries` extra attempts (per method; default 2). Tried providers are
- * avoided, the list is re-read between attempts, and all attempts share the call's deadline.
+ * avoided, the list is re-read between attempts, and each attempt has its own timeout (an overall
+ * deadline, when the call has one, bounds them all).
  * Business errors and canceled calls return at once.
  */
 export class FailoverClusterInvoker extends AbstractClusterInvoker {

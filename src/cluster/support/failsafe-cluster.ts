@@ -1,4 +1,4 @@
-import { BizError, type Invocation, type Invoker, type RpcResult, resultOf } from "../../core/index.js";
+import { type Invocation, type Invoker, isRetryable, type RpcResult, resultOf } from "../../core/index.js";
 import type { Cluster, LoadBalance } from "../contracts.js";
 import { AbstractClusterInvoker } from "./cluster-invoker.js";
 
@@ -17,7 +17,8 @@ export class FailsafeClusterInvoker extends AbstractClusterInvoker {
       const invoker = this.select(lb, inv, invokers);
       return await this.attempt(invoker, inv);
     } catch (error) {
-      if (error instanceof BizError) throw error;
+      // A business answer, or the caller's own cancel: neither is a failure to swallow.
+      if (!isRetryable(error)) throw error;
       this.context.warn(
         `failsafe ignored a failure of ${this.url.serviceKey} method ${inv.method}; returning null`,
         error,

@@ -1,6 +1,6 @@
 // npm run example:consumer -- --url dubbo://127.0.0.1:20880 [--name world] [--registry <url>]
 // Calls org.apache.dubbo.demo.DemoService.sayHello on that provider and prints the answer.
-import { createDubbo } from "../src/index.js";
+import { createDubbo } from "dubbo-ts";
 import { DemoService } from "./demo-service.js";
 import { readFlags } from "./flags.js";
 

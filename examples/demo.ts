@@ -3,8 +3,13 @@
 // spreads calls over both (round robin), one provider stopped gracefully mid-run while the calls go
 // on, then an attachment round trip, $echo and a generic $invoke.
 
-import { createDubbo, type DubboApplication, getRpcContext, runWithRpcContext } from "../src/index.js";
-import { startEmbeddedRegistry } from "../src/registry/dubbo/index.js";
+import {
+  createDubbo,
+  type DubboApplication,
+  getRpcContext,
+  runWithRpcContext,
+  startEmbeddedRegistry,
+} from "dubbo-ts";
 import { DemoService } from "./demo-service.js";
 
 const registry = await startEmbeddedRegistry({ host: "127.0.0.1", port: 0 });

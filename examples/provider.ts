@@ -1,7 +1,7 @@
 // npm run example:provider -- --port 20880 [--host 127.0.0.1] [--registry <url>]
 // Exports org.apache.dubbo.demo.DemoService over the dubbo protocol, prints READY <port>, and
 // stops gracefully on SIGTERM/SIGINT (READONLY to consumers, in-flight calls drained).
-import { createDubbo } from "../src/index.js";
+import { createDubbo } from "dubbo-ts";
 import { DemoService } from "./demo-service.js";
 import { readFlags } from "./flags.js";
 

@@ -1,4 +1,4 @@
-// The package as a user gets it: `npm pack` (its prepack builds dist/), the tarball installed into
+// The package as a user gets it: `npm pack` (its prepare script builds dist/), the tarball installed into
 // an empty project, TypeScript consumers type-checked under moduleResolution node16, bundler and
 // node10 with this repository's tsc, then run under plain `node` (no tsx anywhere): a provider and
 // a consumer over the embedded registry run by the installed `dubbo-ts` bin, a CommonJS consumer
@@ -33,19 +33,19 @@ import { readmeSnippets } from "./readme-snippet.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/consumer-project", import.meta.url));
 const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-/** What `npm pack` needs from a checkout: the manifest, the build's inputs, the published files. */
+const MANIFEST = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+  version: string;
+  files: string[];
+};
+/** What `npm pack` needs from a checkout: the manifest, the build's configuration, the published files. */
 const PACKED_INPUTS = [
   "package.json",
   "tsconfig.json",
   "tsconfig.build.json",
   "README.md",
   "LICENSE",
-  "CHANGELOG.md",
-  "bin",
-  "src",
+  ...MANIFEST.files.filter((f) => !f.startsWith("!") && f !== "dist"),
 ];
-const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string })
-  .version;
 
 /** A strict TypeScript project over the consumer's sources; only the module settings differ. */
 function tsconfig(module: string, moduleResolution: string, include: string, outDir?: string): string {
@@ -208,7 +208,7 @@ describe("the installed package (npm pack, npm install, plain node)", () => {
     const bin = join(project, "node_modules", "dubbo-ts", "bin", "dubbo-ts.mjs");
     const version = await nodeIn([bin, "--version"]);
     assert.equal(version.code, 0, version.stderr);
-    assert.equal(version.stdout.trim(), VERSION);
+    assert.equal(version.stdout.trim(), MANIFEST.version);
     const help = await nodeIn(["--import", RECORD_LISTEN, bin, "registry", "--help"]);
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /usage: dubbo-ts registry/);

@@ -1,6 +1,6 @@
-// dubbo-ts/internal: every layer's exports, for experiments and this project's tests. UNSTABLE:
-// no semantic-versioning promise, anything may change in any release. Extensions are written
-// against "dubbo-ts/extension" instead.
+// dubbo-ts/internal: every layer's exports, for experiments. UNSTABLE: no semantic-versioning
+// promise, anything may change in any release. Extensions are written against
+// "dubbo-ts/extension" instead.
 export * from "./cluster/index.js";
 export * from "./config/index.js";
 export * from "./core/index.js";

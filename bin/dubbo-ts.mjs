@@ -1,15 +1,13 @@
 #!/usr/bin/env node
-// Runs the built CLI (dist/) when the package is built, else the TypeScript sources through tsx.
+// The dubbo-ts command. An installed package runs its build (dist/, made by `npm pack`), with no
+// dev dependency. A source checkout (tsconfig.json is not published) runs the TypeScript sources
+// through the dev dependency tsx, so the command never runs a stale build there.
 import { existsSync } from "node:fs";
 
-const built = new URL("../dist/cli/main.js", import.meta.url);
-let cli;
-if (existsSync(built)) {
-  cli = await import(built.href);
-} else {
+const checkout = existsSync(new URL("../tsconfig.json", import.meta.url));
+if (checkout) {
   const { register } = await import("tsx/esm/api");
   register();
-  cli = await import(new URL("../src/cli/main.ts", import.meta.url).href);
 }
-const code = await cli.main(process.argv.slice(2));
-if (code !== 0) process.exitCode = code;
+const cli = await import(checkout ? "../src/cli/main.ts" : "../dist/cli/main.js");
+process.exitCode = await cli.main(process.argv.slice(2));

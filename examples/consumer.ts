@@ -2,7 +2,7 @@
 // Calls org.apache.dubbo.demo.DemoService.sayHello on that provider and prints the answer.
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDubbo } from "../src/index.js";
+import { createDubbo } from "dubbo-ts";
 import { DemoService } from "./demo-service.js";
 import { readFlags } from "./flags.js";
 

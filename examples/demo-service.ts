@@ -1,4 +1,4 @@
-import { defineService, java } from "../src/index.js";
+import { defineService, java } from "dubbo-ts";
 
 /** The contract the examples share: Java Dubbo's own demo interface. */
 export const DemoService = defineService("org.apache.dubbo.demo.DemoService", {

@@ -5,8 +5,13 @@
 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDubbo, type DubboApplication, getRpcContext, runWithRpcContext } from "../src/index.js";
-import { startEmbeddedRegistry } from "../src/registry/dubbo/index.js";
+import {
+  createDubbo,
+  type DubboApplication,
+  getRpcContext,
+  runWithRpcContext,
+  startEmbeddedRegistry,
+} from "dubbo-ts";
 import { DemoService } from "./demo-service.js";
 
 const registry = await startEmbeddedRegistry({ host: "127.0.0.1", port: 0 });

@@ -1,6 +1,6 @@
 // The in-process example: one application exports DemoService and calls it through a reference,
 // with an attachment round trip, $echo and a generic $invoke. Run: npm run example:in-process
-import { createDubbo, getRpcContext, runWithRpcContext } from "../src/index.js";
+import { createDubbo, getRpcContext, runWithRpcContext } from "dubbo-ts";
 import { DemoService } from "./demo-service.js";
 
 const app = await createDubbo({ application: { name: "demo" }, env: false });

@@ -3,7 +3,7 @@
 // stops gracefully on SIGTERM/SIGINT (READONLY to consumers, in-flight calls drained).
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDubbo } from "../src/index.js";
+import { createDubbo } from "dubbo-ts";
 import { DemoService } from "./demo-service.js";
 import { readFlags } from "./flags.js";
 

@@ -1,5 +1,5 @@
-// dubbo-ts: the public API. Symbols below are what applications use; lower layers are reachable
-// through "dubbo-ts/internal" for extension authors.
+// dubbo-ts: the public API, what applications use (semantic versioning applies). Extension
+// authors add "dubbo-ts/extension"; "dubbo-ts/internal" is unstable (see the README).
 
 export type { Extensions, ProtocolContext, ProtocolFactory } from "./app/index.js";
 export {
@@ -38,9 +38,15 @@ export {
   type ServiceStub,
   Url,
 } from "./core/index.js";
+export { createWorkerInvoker, type WorkerServiceOptions } from "./protocol/dubbo/index.js";
 export {
   type CallOptions,
   type ConsumerStub,
   type GenericStub,
   withCallOptions,
 } from "./proxy/index.js";
+export {
+  type EmbeddedRegistryOptions,
+  type EmbeddedRegistryServer,
+  startEmbeddedRegistry,
+} from "./registry/dubbo/index.js";

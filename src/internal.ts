@@ -1,5 +1,6 @@
-// Everything below the public API, for extension authors (custom protocols, filters, balancers,
-// routers, registries). No semantic-versioning promise.
+// dubbo-ts/internal: every layer's exports, for experiments. UNSTABLE: no semantic-versioning
+// promise, anything may change in any release. Extensions are written against
+// "dubbo-ts/extension" instead.
 export * from "./cluster/index.js";
 export * from "./config/index.js";
 export * from "./core/index.js";

@@ -1,26 +1,53 @@
-// The dubbo-ts command. `dubbo-ts registry --port N` runs the embedded registry.
-import { runRegistryCli } from "../registry/dubbo/index.js";
+// The dubbo-ts command: `dubbo-ts registry` runs the embedded registry; `--version`, `--help`.
+// Mistakes print one line naming the flag to change (exit 2); nothing prints a stack trace.
+import { readFileSync } from "node:fs";
+import { UsageError } from "./flags.js";
+import { runRegistryCommand } from "./registry-command.js";
 
-const USAGE = `usage: dubbo-ts <command>
+/** Each command parses its own flags (and answers its own --help); it resolves with the exit code. */
+const COMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
+  registry: runRegistryCommand,
+};
+
+const USAGE = `usage: dubbo-ts <command> [flags]
 
 commands:
-  registry [--host 127.0.0.1] [--port 9090]   run the embedded dubbo:// registry until SIGINT/SIGTERM
+  registry   run the embedded dubbo:// registry until SIGINT/SIGTERM
+
+dubbo-ts <command> --help   flags of one command
+dubbo-ts --version          the installed version
 `;
+
+/** The package's version; package.json sits two folders up from both src/cli and dist/cli. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return manifest.version;
+}
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
-  switch (command) {
-    case "registry":
-      await runRegistryCli(rest);
-      return 0;
-    case undefined:
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
-    default:
-      process.stderr.write(`dubbo-ts: unknown command "${command}"\n${USAGE}`);
-      return 2;
+  if (command === "--version" || command === "-v") {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    process.stdout.write(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  const known = COMMANDS[command];
+  if (known === undefined) {
+    const commands = Object.keys(COMMANDS).join(", ");
+    process.stderr.write(
+      `dubbo-ts: unknown command "${command}"; the commands are ${commands} (see dubbo-ts --help)\n`,
+    );
+    return 2;
+  }
+  try {
+    return await known(rest);
+  } catch (error) {
+    process.stderr.write(`dubbo-ts ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return error instanceof UsageError ? 2 : 1;
   }
 }

@@ -8,13 +8,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
+import { type Finished, lineOf, REPO_ROOT, runToEnd, stopChild } from "../run-process.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const PROVIDERS = "/dubbo/org.apache.dubbo.demo.DemoService/providers";
 
 let zk: ZooKeeperServer;
@@ -44,78 +42,19 @@ function spawnNode(args: readonly string[]): ChildProcess {
   return child;
 }
 
-/** Resolves with the first stdout line matching `pattern`; rejects on exit or after 30 s. */
-function lineOf(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
-  let stderr = "";
-  child.stderr?.setEncoding("utf8").on("data", (s: string) => {
-    stderr += s;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${what} printed no ${pattern} in 30 s: ${stderr}`)),
-      30_000,
-    );
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code} before printing ${pattern}: ${stderr}`));
-    });
-    createInterface({ input: child.stdout! }).on("line", (line) => {
-      const match = pattern.exec(line);
-      if (match === null) return;
-      clearTimeout(timer);
-      resolve(match);
-    });
-  });
-}
-
-/** Stops a child gracefully (SIGTERM), SIGKILL after 10 s; resolves once it has exited. */
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
 async function startProvider(registry: string): Promise<{ child: ChildProcess; port: number }> {
   const child = spawnNode(["--import", "tsx", "examples/provider.ts", "--port", "0", "--registry", registry]);
   const [, port] = await lineOf(child, /^READY (\d+)$/, "the example provider");
   return { child, port: Number(port) };
 }
 
-/** Runs the example consumer to completion (SIGKILL after 30 s). */
-function runConsumer(
-  registry: string,
-  name: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnNode([
-    "--import",
-    "tsx",
-    "examples/consumer.ts",
-    "--registry",
-    registry,
-    "--name",
-    name,
-  ]);
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.setEncoding("utf8").on("data", (s: string) => {
-    stdout += s;
-  });
-  child.stderr?.setEncoding("utf8").on("data", (s: string) => {
-    stderr += s;
-  });
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.once("close", (code) => {
-      clearTimeout(kill);
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Runs the example consumer to completion. */
+function runConsumer(registry: string, name: string): Promise<Finished> {
+  return runToEnd(
+    process.execPath,
+    ["--import", "tsx", "examples/consumer.ts", "--registry", registry, "--name", name],
+    { cwd: REPO_ROOT, env: { ...process.env, HOME: home } },
+  );
 }
 
 describe("examples through a registry (real processes)", () => {
@@ -138,7 +77,7 @@ describe("examples through a registry (real processes)", () => {
       assert.equal(run.stdout.trim(), "Hello zk-example", run.stderr);
       assert.equal(run.code, 0);
 
-      await stop(child);
+      await stopChild(child);
       assert.equal(child.exitCode, 0, "the provider stopped gracefully");
       assert.deepEqual(await inspector.getChildren(PROVIDERS), [], "a graceful stop unregisters at once");
       const orphan = await runConsumer(registry, "nobody");
@@ -161,8 +100,8 @@ describe("examples through a registry (real processes)", () => {
     const run = await runConsumer(address, "embedded-example");
     assert.equal(run.stdout.trim(), "Hello embedded-example", run.stderr);
     assert.equal(run.code, 0);
-    await stop(child);
-    await stop(server);
+    await stopChild(child);
+    await stopChild(server);
     assert.equal(server.exitCode, 0, "the registry stopped on SIGTERM");
   });
 });

@@ -6,6 +6,5 @@ export {
   type EmbeddedRegistryServer,
   startEmbeddedRegistry,
 } from "./embedded-registry-server.js";
-export { runRegistryCli } from "./registry-cli.js";
 export { EMBEDDED_REGISTRY_SERVICE, RegistryServiceContract, type WatchResult } from "./registry-contract.js";
 export { RegistryStore, type RegistryStoreOptions } from "./registry-store.js";

@@ -1,0 +1,69 @@
+// dubbo-ts/extension: what a third-party extension is written against (filters, protocols, load
+// balancers, routers, clusters, mergers, registries), under the same semantic-versioning promise as
+// the main entry. Register an extension on one application:
+// `app.extensions.loadBalance.register("mine", factory)`. The README lists the contracts.
+
+export type { Extensions, ProtocolContext, ProtocolFactory } from "./app/index.js";
+export type {
+  Cluster,
+  ClusterContext,
+  Directory,
+  ExclusionReason,
+  LoadBalance,
+  LoadBalanceFactory,
+  Merger,
+  MockImplementation,
+  Router,
+  RouterFactory,
+} from "./cluster/index.js";
+export { AbstractClusterInvoker, warmupWeight, weightOf } from "./cluster/index.js";
+export {
+  type Activation,
+  type ActivationSide,
+  type Attachments,
+  BizError,
+  Code,
+  createInvocation,
+  deriveInvocation,
+  type Exporter,
+  ExtensionPoint,
+  type ExtensionWrapper,
+  type Filter,
+  type FilterExtension,
+  type Invocation,
+  type InvocationInit,
+  type InvokeFn,
+  type Invoker,
+  isRetryable,
+  type Logger,
+  type Node,
+  type Protocol,
+  RpcError,
+  type RpcResult,
+  RpcStatus,
+  RpcStatusTable,
+  resultOf,
+  type ServiceDefinition,
+  timeLeft,
+  Url,
+  type UrlParts,
+  withAttachments,
+} from "./core/index.js";
+export {
+  ALL_CATEGORIES,
+  CONFIGURATORS_CATEGORY,
+  CONSUMERS_CATEGORY,
+  categoryOf,
+  emptyUrl,
+  FailbackRegistry,
+  isEmptyUrl,
+  isMatch,
+  type NotifyListener,
+  PROVIDERS_CATEGORY,
+  type Registry,
+  type RegistryContext,
+  type RegistryFactory,
+  type RegistryLogger,
+  type RegistryOptions,
+  ROUTERS_CATEGORY,
+} from "./registry/index.js";

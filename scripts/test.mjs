@@ -70,7 +70,7 @@ run(
     "--test",
     "--test-reporter=spec",
     "--test-concurrency=2",
-    "--test-timeout=120000",
+    "--test-timeout=300000",
     ...files,
   ],
   { DUBBO_TS_TEST: "1" },

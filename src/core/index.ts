@@ -18,7 +18,9 @@ export {
 export type { ExtensionWrapper } from "./extension/extension-point.js";
 export { ExtensionPoint } from "./extension/extension-point.js";
 export { activateFilters, type FilterExtension, filterListKey } from "./extension/filter-extension.js";
+export * from "./java/java-slots.js";
 export * from "./java/java-type.js";
+export * from "./java/java-value-check.js";
 export { consoleLogger, type Logger } from "./logging/logger.js";
 export type { Filter, InvokeFn } from "./rpc/filter.js";
 export * from "./rpc/invocation.js";

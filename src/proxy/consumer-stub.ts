@@ -2,6 +2,7 @@ import {
   Code,
   type Invoker,
   java,
+  javaMethodName,
   type MethodsDefinition,
   RpcError,
   type ServiceDefinition,
@@ -70,7 +71,7 @@ export function createStub<M extends MethodsDefinition>(
   const target: Record<string | symbol, unknown> = Object.create(null);
   for (const [name, method] of Object.entries(definition.methods)) {
     const plan = createCallPlan(url, service, {
-      method: name,
+      method: javaMethodName(name, method),
       parameterTypes: method.args,
       returnType: method.returns,
     });

@@ -3,12 +3,15 @@ import {
   DEFAULT_SERVICE_VERSION,
   type Invoker,
   type JavaType,
+  javaMethodName,
   parameterDescriptor,
   type Url,
 } from "../../core/index.js";
 
-/** One method of an exported contract, with its descriptor computed once. */
+/** One method (one overload) of an exported contract, with its descriptor computed once. */
 export interface ExportedMethod {
+  /** The contract entry that declares it (differs from the Java name for an overload). */
+  readonly key: string;
   readonly parameterTypes: readonly JavaType[];
   readonly descriptor: string;
   readonly returnType: JavaType;
@@ -23,8 +26,20 @@ export interface ExportedService {
   readonly invoker: Invoker;
   /** The `token` a caller must send, when the export asks for one. */
   readonly token: string | undefined;
-  /** The contract's methods; empty when the invoker carries no contract (types come from the request). */
-  readonly methods: ReadonlyMap<string, ExportedMethod>;
+  /** The contract's methods by Java name, each with its overloads; empty when the invoker carries no contract. */
+  readonly methods: ReadonlyMap<string, readonly ExportedMethod[]>;
+}
+
+/** The overload of `name` whose parameter descriptor is `descriptor`, as Java's `ServiceDescriptor.getMethod`. */
+export function findOverload(
+  service: ExportedService | undefined,
+  name: string,
+  descriptor: string,
+): ExportedMethod | undefined {
+  const overloads = service?.methods.get(name);
+  if (overloads === undefined) return undefined;
+  for (const method of overloads) if (method.descriptor === descriptor) return method;
+  return undefined;
 }
 
 /** Java's provider service key: version "0.0.0" (or none) means no version, as does an empty group. */
@@ -34,16 +49,20 @@ export function providerServiceKey(path: string, group: unknown, version: unknow
   return buildServiceKey(path, g, v);
 }
 
-export function exportedMethodsOf(invoker: Invoker): Map<string, ExportedMethod> {
-  const methods = new Map<string, ExportedMethod>();
+export function exportedMethodsOf(invoker: Invoker): Map<string, ExportedMethod[]> {
+  const methods = new Map<string, ExportedMethod[]>();
   const definition = invoker.definition;
   if (definition === undefined) return methods;
-  for (const [name, m] of Object.entries(definition.methods)) {
-    methods.set(name, {
+  for (const [key, m] of Object.entries(definition.methods)) {
+    const name = javaMethodName(key, m);
+    const overloads = methods.get(name) ?? [];
+    overloads.push({
+      key,
       parameterTypes: m.args,
       descriptor: parameterDescriptor(m.args),
       returnType: m.returns,
     });
+    methods.set(name, overloads);
   }
   return methods;
 }

@@ -36,8 +36,9 @@ export function encodeRequestBody(slot: BodyWriterSlot, fields: RequestFields): 
   }
 }
 
+/** Each argument as its declared type; an Object argument forwarded as decoded keeps its Java type. */
 function writeArgs(writer: BodyWriter, parameterTypes: readonly JavaType[], args: readonly unknown[]): void {
-  for (let i = 0; i < args.length; i++) writer.writeValue(args[i], parameterTypes[i], argLabel(i));
+  for (let i = 0; i < args.length; i++) writer.writeSlot(args, i, parameterTypes[i], argLabel(i));
 }
 
 /**

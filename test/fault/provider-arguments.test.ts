@@ -1,11 +1,12 @@
-// A provider never runs a handler on arguments of the wrong type, and a frame built from shared
+// Arguments at a real provider process over real sockets. `$echo` answers a value as the Java type
+// it came as. A provider never runs a handler on arguments of the wrong type, and a frame built from shared
 // back-references (40 levels of [x, ref x]: a few hundred bytes, 2^40 leaves when expanded) costs
 // the provider its size, not its expansion: refused or echoed at once, while another connection
 // is answered. Real provider process, real sockets.
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { after, describe, it } from "node:test";
-import { Url } from "../../src/core/index.js";
+import { java, Url } from "../../src/core/index.js";
 import { encodeHeader, FLAG_REQUEST, FLAG_TWOWAY } from "../../src/exchange/header.js";
 import { createDubboProtocol, type DubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createStub } from "../../src/proxy/index.js";
@@ -30,13 +31,18 @@ function sharedGraph(levels = 40): unknown {
   return x;
 }
 
-function requestFrame(method: string, descriptor: string, args: readonly unknown[]): Buffer {
+/** A two-way request frame: the head fields, the arguments' bytes as given, empty attachments. */
+function requestFrameWithBody(method: string, descriptor: string, encodedArgs: Uint8Array): Buffer {
   const writer = new Hessian2Writer();
   for (const field of ["2.0.2", "demo.FaultService", "0.0.0", method, descriptor]) writer.writeValue(field);
-  for (const arg of args) writer.writeValue(arg);
-  writer.writeValue({});
-  const body = writer.toBuffer();
+  const body = Buffer.concat([writer.toBuffer(), encodedArgs, Buffer.from("485a", "hex")]);
   return Buffer.concat([encodeHeader(FLAG_REQUEST | FLAG_TWOWAY | HESSIAN2, 0, 1n, body.length), body]);
+}
+
+function requestFrame(method: string, descriptor: string, args: readonly unknown[]): Buffer {
+  const writer = new Hessian2Writer();
+  for (const arg of args) writer.writeValue(arg);
+  return requestFrameWithBody(method, descriptor, writer.toBuffer());
 }
 
 interface Reply {
@@ -113,6 +119,31 @@ describe("hostile arguments (real provider process)", () => {
     );
     assert.equal(reply.status, 40);
     assert.match(errorText(reply), /args\[0\] is a map of 1, not java\.lang\.String/);
+  });
+
+  it("echo - a Long, a whole Double and a BigDecimal come back as the Java types they were sent as", async () => {
+    const p = await provider();
+    const sentAsJavaWrote = [
+      "e5", // Long 5 (not the Integer 0x95)
+      "5c", // Double 1.0 (not the Integer 0x91)
+      "4c0020000000000000", // Long 2^53 (not a Double)
+    ];
+    for (const sent of sentAsJavaWrote) {
+      const reply = await exchange(
+        p.port,
+        requestFrameWithBody("$echo", "Ljava/lang/Object;", Buffer.from(sent, "hex")),
+      );
+      assert.equal(reply.status, 20);
+      // After the response kind (0x94: value with attachments), the echoed value as Java wrote it.
+      assert.equal(reply.body.subarray(1, 1 + sent.length / 2).toString("hex"), sent, `echo of ${sent}`);
+    }
+    const decimal = new Hessian2Writer().writeValue("100.06", java.BigDecimal).toBuffer();
+    const reply = await exchange(p.port, requestFrameWithBody("$echo", "Ljava/lang/Object;", decimal));
+    assert.deepEqual(
+      reply.body.subarray(1, 1 + decimal.length),
+      decimal,
+      'a BigDecimal, not the String "100.06"',
+    );
   });
 
   it("fault - $echo of the shared graph answers it at once, shared nodes still shared", async () => {

@@ -25,6 +25,7 @@ export { consoleLogger, type Logger } from "./logging/logger.js";
 export type { Filter, InvokeFn } from "./rpc/filter.js";
 export * from "./rpc/invocation.js";
 export type { Exporter, Invoker, Node, Protocol } from "./rpc/invoker.js";
+export * from "./rpc/method-dispatch.js";
 export * from "./rpc/result.js";
 export { RpcStatus, RpcStatusTable } from "./rpc/rpc-status.js";
 export * from "./rpc/service-definition.js";

@@ -120,8 +120,15 @@ export abstract class ContainerWriter extends GraphWriter {
     let slot = 0;
     for (const [key, value] of map) {
       try {
-        this.writeMember(key, keyType, slots, slot);
-        this.writeMember(value, valueType, slots, slot + 1);
+        if (slots !== undefined) {
+          this.writeMember(key, keyType, slots, slot);
+          this.writeMember(value, valueType, slots, slot + 1);
+        } else {
+          if (keyType === undefined) this.writeAny(key);
+          else this.writeTyped(key, keyType);
+          if (valueType === undefined) this.writeAny(value);
+          else this.writeTyped(value, valueType);
+        }
       } catch (error) {
         throw withSegment(error, `[${keySegment(key)}]`);
       }

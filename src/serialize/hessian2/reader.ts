@@ -13,11 +13,11 @@ import { tagName } from "./scalar-reader.js";
 export class Hessian2Reader extends ObjectReader {
   readValue(type?: JavaType): unknown {
     try {
-      return this.read(type);
+      const value = this.read(type);
+      this.wireType = undefined;
+      return value;
     } catch (error) {
       throw this.failure(error);
-    } finally {
-      this.wireType = undefined;
     }
   }
 
@@ -29,17 +29,19 @@ export class Hessian2Reader extends ObjectReader {
     try {
       const value = this.read(type);
       target[index] = value;
-      if (this.wireType !== undefined) setSlotType(target, index, this.wireType);
+      if (this.wireType !== undefined) {
+        setSlotType(target, index, this.wireType);
+        this.wireType = undefined;
+      }
       return value;
     } catch (error) {
       throw this.failure(error);
-    } finally {
-      this.wireType = undefined;
     }
   }
 
   private failure(error: unknown): Error {
     this.depth = 0;
+    this.wireType = undefined;
     if (error instanceof RpcError) return error;
     const reason = error instanceof RangeError ? "input nests too deeply" : String(error);
     return dataLoss(this.pos, `${reason}; lower the nesting or option maxDepth`);

@@ -224,10 +224,10 @@ export class Hessian2Writer extends UntypedWriter {
     }
     if (this.writeRefOrClaim(value)) return;
     this.enter();
-    const { fields, types } = beanPlanOf(type, type.fields);
+    const { fields, types, hasObjectField } = beanPlanOf(type, type.fields);
     this.beginObject(type.name, fields);
     const bean = value as Record<string, unknown>;
-    const slots = slotTypesOf(bean);
+    const slots = hasObjectField ? slotTypesOf(bean) : undefined;
     let i = 0;
     try {
       if (slots === undefined) for (; i < fields.length; i++) this.writeTyped(bean[fields[i]!], types[i]!);

@@ -161,6 +161,27 @@ describe("dubbo protocol", () => {
     });
   });
 
+  it("dubbo - two versions of one interface with different contracts each dispatch their own signatures", async () => {
+    const V2 = defineService(IFACE, { sayHello: { args: [java.String, java.int], returns: java.String } });
+    const provider = newProtocol();
+    const filtered = wrapProtocolWithFilters(provider, createFilterExtensionPoint());
+    const v1 = await filtered.export(
+      createProviderInvoker(DemoService, implementation, providerUrl("&version=1")),
+    );
+    await filtered.export(
+      createProviderInvoker(
+        V2,
+        { sayHello: (n: string, t: number) => `v2 ${n} x${t}` },
+        providerUrl("&version=2"),
+      ),
+    );
+    const port = (v1 as unknown as { url: Url }).url.port;
+    const one = createStub(DemoService, await newProtocol().refer(referenceUrl(port, "&version=1")));
+    const two = createStub(V2, await newProtocol().refer(referenceUrl(port, "&version=2")));
+    assert.equal(await one.sayHello("ann"), "Hello ann");
+    assert.equal(await two.sayHello("ann", 2), "v2 ann x2");
+  });
+
   it("dubbo - overloads: each declared overload is sent with its descriptor and dispatched by it", async () => {
     const Overloaded = defineService(IFACE, {
       sayHello: { args: [java.String], returns: java.String },

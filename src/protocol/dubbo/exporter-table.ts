@@ -30,15 +30,20 @@ export interface ExportedService {
   readonly methods: ReadonlyMap<string, readonly ExportedMethod[]>;
 }
 
-/** The overload of `name` whose parameter descriptor is `descriptor`, as Java's `ServiceDescriptor.getMethod`. */
+/**
+ * The overload of `name` whose parameter descriptor is `descriptor` in any of these services (one
+ * interface's exports), as Java's `ServiceDescriptor.getMethod(name, desc)`.
+ */
 export function findOverload(
-  service: ExportedService | undefined,
+  services: readonly ExportedService[],
   name: string,
   descriptor: string,
 ): ExportedMethod | undefined {
-  const overloads = service?.methods.get(name);
-  if (overloads === undefined) return undefined;
-  for (const method of overloads) if (method.descriptor === descriptor) return method;
+  for (const service of services) {
+    const overloads = service.methods.get(name);
+    if (overloads === undefined) continue;
+    for (const method of overloads) if (method.descriptor === descriptor) return method;
+  }
   return undefined;
 }
 
@@ -67,10 +72,12 @@ export function exportedMethodsOf(invoker: Invoker): Map<string, ExportedMethod[
   return methods;
 }
 
+const NO_SERVICES: readonly ExportedService[] = Object.freeze([]);
+
 /** The services exported on one server, by service key and by path (for argument types). */
 export class ExporterTable {
   readonly #byKey = new Map<string, ExportedService>();
-  readonly #byPath = new Map<string, ExportedService>();
+  readonly #byPath = new Map<string, ExportedService[]>();
 
   get size(): number {
     return this.#byKey.size;
@@ -86,28 +93,22 @@ export class ExporterTable {
 
   add(service: ExportedService): void {
     this.#byKey.set(service.key, service);
-    if (!this.#byPath.has(service.path)) this.#byPath.set(service.path, service);
+    this.#byPath.set(service.path, [...(this.#byPath.get(service.path) ?? []), service]);
   }
 
   remove(service: ExportedService): void {
     if (this.#byKey.get(service.key) === service) this.#byKey.delete(service.key);
-    if (this.#byPath.get(service.path) === service) {
-      this.#byPath.delete(service.path);
-      for (const other of this.#byKey.values()) {
-        if (other.path === service.path) {
-          this.#byPath.set(other.path, other);
-          break;
-        }
-      }
-    }
+    const left = (this.#byPath.get(service.path) ?? []).filter((s) => s !== service);
+    if (left.length === 0) this.#byPath.delete(service.path);
+    else this.#byPath.set(service.path, left);
   }
 
   find(key: string): ExportedService | undefined {
     return this.#byKey.get(key);
   }
 
-  /** Some service exported under `path` (any group or version): its contract types the arguments. */
-  anyForPath(path: string): ExportedService | undefined {
-    return this.#byPath.get(path);
+  /** The services exported under `path` (every group and version): their contracts type the arguments. */
+  forPath(path: string): readonly ExportedService[] {
+    return this.#byPath.get(path) ?? NO_SERVICES;
   }
 }

@@ -71,12 +71,11 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
    * generic and echo methods, the types its descriptor spells.
    */
   function typesOf(head: RequestHead): { types: readonly JavaType[]; returnType: JavaType | undefined } {
-    const exported = table.anyForPath(head.path);
+    const exported = table.forPath(head.path);
     const method = findOverload(exported, head.method, head.descriptor);
     if (method !== undefined) return { types: method.parameterTypes, returnType: method.returnType };
-    if (exported !== undefined && exported.methods.size > 0 && !isGenericOrEcho(head.method)) {
-      throw noSuchSignature(exported, head);
-    }
+    const contract = exported.find((s) => s.methods.size > 0);
+    if (contract !== undefined && !isGenericOrEcho(head.method)) throw noSuchSignature(contract, head);
     let types = descriptors.get(head.descriptor);
     if (types === undefined) {
       types = parseParameterDescriptor(head.descriptor);

@@ -40,8 +40,15 @@ export interface ProviderHandlerOptions {
   readonly logger: Logger;
 }
 
-/** A request naming a method and parameter types the exported contract does not have. */
-class SignatureMismatch extends Error {}
+/** A request naming a method and parameter types the exported contract does not have, with Java's status for it. */
+class SignatureMismatch extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
 
 function isGenericOrEcho(method: string): boolean {
   return method === ECHO_METHOD || GENERIC_METHODS.has(method);
@@ -90,7 +97,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
    * a method; a call with no parameters reaches the service and fails there ("Not found method"),
    * with status 70.
    */
-  function noSuchSignature(service: ExportedService, head: RequestHead): Error {
+  function noSuchSignature(service: ExportedService, head: RequestHead): SignatureMismatch {
     const overloads = service.methods.get(head.method);
     const called = `${head.path}.${head.method}(${typeNamesOf(head.descriptor)})`;
     const has =
@@ -100,16 +107,19 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     const message =
       `the provider at ${address} has no method ${called}: ${has}. ` +
       "Check that the consumer's contract declares the provider's parameter types";
-    if (head.descriptor === "") return new RpcError(`Not found method: ${message}`, Code.Unknown);
-    return new SignatureMismatch(`Service not found:${head.path}, ${head.method}: ${message}`);
+    return head.descriptor === ""
+      ? new SignatureMismatch(`Not found method: ${message}`, Status.SERVICE_ERROR)
+      : new SignatureMismatch(
+          `Service not found:${head.path}, ${head.method}: ${message}`,
+          Status.BAD_REQUEST,
+        );
   }
 
   function badRequest(request: ServerRequest, head: RequestHead | undefined, error: unknown): ErrorReply {
     if (error instanceof SignatureMismatch) {
       logger.warn(`refused a call from ${request.channel.remoteAddress}: ${error.message}`);
-      return { status: Status.BAD_REQUEST, message: error.message };
+      return { status: error.status, message: error.message };
     }
-    if (error instanceof RpcError && error.code === Code.Unknown) throw error;
     const what = head === undefined ? "a request" : `${head.path}.${head.method}(${head.descriptor})`;
     const reason = error instanceof Error ? error.message : String(error);
     logger.warn(`could not decode ${what} from ${request.channel.remoteAddress}: ${reason}`);

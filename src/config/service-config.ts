@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from "../core/index.js";
+import { javaMethodNames, type ServiceDefinition } from "../core/index.js";
 import { invalidSetting, joinPath, readRecord } from "./errors.js";
 import { choiceField, type FieldTable, type Given, readFields, textField } from "./fields.js";
 import type { MethodsConfig, ResolvedMethodConfig } from "./method-config.js";
@@ -116,7 +116,7 @@ function mergeGiven(provider: Given<ProviderConfig>, own: Given<ServiceSettings>
 
 /** Method names as Java lists them in `methods`: the contract's, else the implementation's functions. */
 function methodNamesOf(definition: ServiceDefinition | undefined, ref: object | undefined): string[] {
-  if (definition !== undefined) return Object.keys(definition.methods).sort();
+  if (definition !== undefined) return javaMethodNames(definition);
   const names = new Set<string>();
   for (let proto = ref; proto !== undefined && proto !== null && proto !== Object.prototype; ) {
     for (const name of Object.getOwnPropertyNames(proto)) {

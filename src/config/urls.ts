@@ -1,4 +1,10 @@
-import { DUBBO_PROTOCOL_VERSION, DUBBO_RELEASE, REGISTRY_SERVICE_INTERFACE, Url } from "../core/index.js";
+import {
+  DUBBO_PROTOCOL_VERSION,
+  DUBBO_RELEASE,
+  javaMethodNames,
+  REGISTRY_SERVICE_INTERFACE,
+  Url,
+} from "../core/index.js";
 import { APPLICATION_FIELDS, type ResolvedApplicationConfig } from "./application-config.js";
 import { givenToParams } from "./fields.js";
 import { methodParams } from "./method-config.js";
@@ -88,8 +94,7 @@ export function toReferenceUrl(
   givenToParams(REFERENCE_FIELDS, reference.given, "", params);
   Object.assign(params, referenceSslParams(reference.given.ssl));
   methodParams(reference.methods, params);
-  const methodNames =
-    reference.definition === undefined ? [] : Object.keys(reference.definition.methods).sort();
+  const methodNames = reference.definition === undefined ? [] : javaMethodNames(reference.definition);
   Object.assign(params, {
     application: application.name,
     dubbo: DUBBO_PROTOCOL_VERSION,

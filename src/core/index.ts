@@ -18,11 +18,14 @@ export {
 export type { ExtensionWrapper } from "./extension/extension-point.js";
 export { ExtensionPoint } from "./extension/extension-point.js";
 export { activateFilters, type FilterExtension, filterListKey } from "./extension/filter-extension.js";
+export * from "./java/java-slots.js";
 export * from "./java/java-type.js";
+export * from "./java/java-value-check.js";
 export { consoleLogger, type Logger } from "./logging/logger.js";
 export type { Filter, InvokeFn } from "./rpc/filter.js";
 export * from "./rpc/invocation.js";
 export type { Exporter, Invoker, Node, Protocol } from "./rpc/invoker.js";
+export * from "./rpc/method-dispatch.js";
 export * from "./rpc/result.js";
 export { RpcStatus, RpcStatusTable } from "./rpc/rpc-status.js";
 export * from "./rpc/service-definition.js";

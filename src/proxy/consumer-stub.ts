@@ -2,6 +2,7 @@ import {
   Code,
   type Invoker,
   java,
+  javaMethodName,
   type MethodsDefinition,
   RpcError,
   type ServiceDefinition,
@@ -79,7 +80,11 @@ export function createStub<M extends MethodsDefinition>(
   const methods = Object.entries(definition.methods).map(([name, method]) =>
     stubMethod(
       name,
-      createCallPlan(url, service, { method: name, parameterTypes: method.args, returnType: method.returns }),
+      createCallPlan(url, service, {
+        method: javaMethodName(name, method),
+        parameterTypes: method.args,
+        returnType: method.returns,
+      }),
     ),
   );
   methods.push(

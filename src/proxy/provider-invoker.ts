@@ -1,5 +1,6 @@
 import {
   Code,
+  createMethodDispatch,
   type Invocation,
   type InvokeFn,
   type Invoker,
@@ -15,11 +16,6 @@ import {
 } from "../core/index.js";
 
 type ImplementationMethod = (...args: unknown[]) => unknown;
-
-interface BoundMethod {
-  readonly fn: ImplementationMethod;
-  readonly arity: number;
-}
 
 function functionNames(implementation: object): string[] {
   const names = new Set<string>();
@@ -39,7 +35,7 @@ function functionNames(implementation: object): string[] {
 function indexImplementation(
   definition: ServiceDefinition,
   implementation: unknown,
-): Map<string, BoundMethod> {
+): Map<string, ImplementationMethod> {
   const service = definition.interfaceName;
   if (typeof implementation === "function") {
     throw new RpcError(
@@ -53,13 +49,12 @@ function indexImplementation(
       Code.InvalidArgument,
     );
   }
-  const methods = new Map<string, BoundMethod>();
+  const methods = new Map<string, ImplementationMethod>();
   const missing: string[] = [];
-  for (const [name, method] of Object.entries(definition.methods)) {
-    const fn = (implementation as Record<string, unknown>)[name];
-    if (typeof fn === "function")
-      methods.set(name, { fn: fn as ImplementationMethod, arity: method.args.length });
-    else missing.push(name);
+  for (const key of Object.keys(definition.methods)) {
+    const fn = (implementation as Record<string, unknown>)[key];
+    if (typeof fn === "function") methods.set(key, fn as ImplementationMethod);
+    else missing.push(key);
   }
   if (missing.length > 0) {
     throw new RpcError(
@@ -89,7 +84,8 @@ function callImplementation(
 /**
  * The provider side of a service: wraps an object or class instance implementing the contract into
  * an invoker. Method lookup is precomputed; a contract method the implementation lacks fails here,
- * at export time. The user's function runs inside the provider RpcContext (opened here when no
+ * at export time. A call runs the overload its parameter types name, and only when every argument
+ * fits its declared Java type (else an `InvalidArgument` error, the function not called). The user's function runs inside the provider RpcContext (opened here when no
  * context filter did), and a synchronous throw or a rejected promise becomes the call's error.
  */
 export function createProviderInvoker<M extends MethodsDefinition>(
@@ -104,30 +100,15 @@ export function createProviderInvoker<M extends MethodsDefinition>(
       Code.InvalidArgument,
     );
   }
-  const methods = indexImplementation(definition, implementation);
-  const known = [...methods.keys()].join(", ");
+  const functions = indexImplementation(definition, implementation);
+  const dispatch = createMethodDispatch(definition);
   const localAddress = url.address;
   let destroyed = false;
 
   const direct: InvokeFn = (inv) => {
-    const method = methods.get(inv.method);
-    if (method === undefined) {
-      return Promise.reject(
-        new RpcError(
-          `${service} has no method "${inv.method}" (methods: ${known || "none"})`,
-          Code.Unimplemented,
-        ),
-      );
-    }
-    if (inv.args.length !== method.arity) {
-      return Promise.reject(
-        new RpcError(
-          `${service}.${inv.method} takes ${method.arity} argument(s), the call carried ${inv.args.length}`,
-          Code.InvalidArgument,
-        ),
-      );
-    }
-    return callImplementation(implementation, method.fn, inv);
+    const method = dispatch.resolve(inv);
+    if (method instanceof RpcError) return Promise.reject(method);
+    return callImplementation(implementation, functions.get(method.key)!, inv);
   };
 
   return {

@@ -1,4 +1,4 @@
-import type { JavaType, TsOf, TsOfAll } from "../java/java-type.js";
+import { type JavaType, parameterDescriptor, type TsOf, type TsOfAll } from "../java/java-type.js";
 
 export interface MethodDefinition<
   A extends readonly JavaType[] = readonly JavaType[],
@@ -8,6 +8,12 @@ export interface MethodDefinition<
   readonly args: A;
   /** Java return type (`java.void` for none). */
   readonly returns: R;
+  /**
+   * The Java method's name when it differs from the entry's key: how an overload is declared.
+   * Each overload gets its own key (its own typed stub and implementation method) and the same
+   * `javaName`; calls are dispatched by name and parameter types, as Java does.
+   */
+  readonly javaName?: string;
 }
 
 export type MethodsDefinition = Readonly<Record<string, MethodDefinition>>;
@@ -32,6 +38,18 @@ export type ServiceStub<M extends MethodsDefinition> = {
 };
 
 const JAVA_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** The Java method a contract entry declares: its `javaName`, or its key. */
+export function javaMethodName(key: string, method: MethodDefinition): string {
+  return method.javaName ?? key;
+}
+
+/** The Java method names of a contract (overloads once), sorted: the `methods` URL parameter. */
+export function javaMethodNames(definition: ServiceDefinition): string[] {
+  const names = new Set<string>();
+  for (const [key, method] of Object.entries(definition.methods)) names.add(javaMethodName(key, method));
+  return [...names].sort();
+}
 const JAVA_CLASS_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
 
 /**
@@ -41,6 +59,8 @@ const JAVA_CLASS_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$
  * @example
  * const DemoService = defineService("org.apache.dubbo.demo.DemoService", {
  *   sayHello: { args: [java.String], returns: java.String },
+ *   // the overload sayHello(String, int), called as stub.sayHelloTimes("ann", 3)
+ *   sayHelloTimes: { javaName: "sayHello", args: [java.String, java.int], returns: java.String },
  * });
  */
 export function defineService<const M extends MethodsDefinition>(
@@ -63,6 +83,15 @@ export function defineService<const M extends MethodsDefinition>(
         `defineService(${interfaceName}): method "${name}" needs { args: [...Java types], returns: Java type }`,
       );
     }
+    const javaName = method.javaName;
+    if (
+      javaName !== undefined &&
+      (typeof javaName !== "string" || !JAVA_IDENTIFIER.test(javaName) || javaName.startsWith("$"))
+    ) {
+      throw new TypeError(
+        `defineService(${interfaceName}): method "${name}" has javaName ${JSON.stringify(javaName)}, which is not a Java method name`,
+      );
+    }
     method.args.forEach((t, i) => {
       if (typeof t?.descriptor !== "string") {
         throw new TypeError(
@@ -71,5 +100,21 @@ export function defineService<const M extends MethodsDefinition>(
       }
     });
   }
+  rejectDuplicateSignatures(interfaceName, methods);
   return Object.freeze({ interfaceName, methods: Object.freeze({ ...methods }) as M });
+}
+
+/** Two entries for one Java signature would make dispatch ambiguous. */
+function rejectDuplicateSignatures(interfaceName: string, methods: MethodsDefinition): void {
+  const bySignature = new Map<string, string>();
+  for (const [key, method] of Object.entries(methods)) {
+    const signature = `${javaMethodName(key, method)}(${parameterDescriptor(method.args)})`;
+    const other = bySignature.get(signature);
+    if (other !== undefined) {
+      throw new TypeError(
+        `defineService(${interfaceName}): "${other}" and "${key}" both declare ${signature}; give overloads different parameter types`,
+      );
+    }
+    bySignature.set(signature, key);
+  }
 }

@@ -1,15 +1,18 @@
 import {
   BizError,
   Code,
+  copySlotTypes,
   deriveInvocation,
   type Filter,
   type Invocation,
   type InvokeFn,
   type JavaType,
+  javaMethodName,
   RpcError,
   type RpcResult,
   resultOf,
   type ServiceDefinition,
+  shapeOf,
 } from "../../core/index.js";
 import { generalize } from "./pojo-generalize.js";
 import { realize } from "./pojo-realize.js";
@@ -30,17 +33,66 @@ interface GenericMethod {
   readonly returnType: JavaType;
 }
 
-function indexMethods(definition: ServiceDefinition): ReadonlyMap<string, GenericMethod> {
-  const methods = new Map<string, GenericMethod>();
-  for (const [name, m] of Object.entries(definition.methods)) {
-    methods.set(name, {
+/** The contract's methods by Java name, each with its overloads. */
+function indexMethods(definition: ServiceDefinition): ReadonlyMap<string, readonly GenericMethod[]> {
+  const methods = new Map<string, GenericMethod[]>();
+  for (const [key, m] of Object.entries(definition.methods)) {
+    const name = javaMethodName(key, m);
+    const overloads = methods.get(name) ?? [];
+    overloads.push({
       name,
       parameterTypes: m.args,
       typeNames: m.args.map((t) => t.name),
       returnType: m.returns,
     });
+    methods.set(name, overloads);
   }
   return methods;
+}
+
+function signatureOf(method: GenericMethod, service: string): string {
+  return `${service}.${method.name}(${method.typeNames.join(", ")})`;
+}
+
+/** The parameter types a generic caller sent, for a message: names as given, anything else by shape. */
+function typesText(types: unknown): string {
+  if (!Array.isArray(types)) return shapeOf(types);
+  const shown = types.slice(0, 16).map((t) => (typeof t === "string" ? t.slice(0, 200) : shapeOf(t)));
+  return `[${shown.join(", ")}${types.length > 16 ? `, … (${types.length})` : ""}]`;
+}
+
+function sameTypeNames(types: unknown, method: GenericMethod): boolean {
+  return (
+    Array.isArray(types) &&
+    types.length === method.typeNames.length &&
+    types.every((t, i) => t === method.typeNames[i])
+  );
+}
+
+/**
+ * The overload a generic call names: by its parameter type names when given (Java's
+ * `findMethodByMethodSignature`), else the method's only overload.
+ */
+function selectMethod(
+  inv: Invocation,
+  name: string,
+  types: unknown,
+  overloads: readonly GenericMethod[],
+): GenericMethod {
+  const service = inv.service;
+  if (types === undefined || types === null) {
+    if (overloads.length === 1) return overloads[0]!;
+    throw new RpcError(
+      `${inv.method}: ${service}.${name} is overloaded (${overloads.map((m) => `(${m.typeNames.join(", ")})`).join(", ")}); pass the parameter types`,
+      Code.InvalidArgument,
+    );
+  }
+  const method = overloads.find((m) => sameTypeNames(types, m));
+  if (method !== undefined) return method;
+  throw new RpcError(
+    `${inv.method}: parameter types ${typesText(types)} do not match ${overloads.map((m) => signatureOf(m, service)).join(" or ")}`,
+    Code.InvalidArgument,
+  );
 }
 
 /** `true` (the default) realizes arguments and generalizes results; `raw.return` leaves results as they are. */
@@ -66,7 +118,7 @@ function toGenericException(error: unknown): unknown {
   });
 }
 
-function resolveCall(inv: Invocation, methods: ReadonlyMap<string, GenericMethod>): Invocation {
+function resolveCall(inv: Invocation, methods: ReadonlyMap<string, readonly GenericMethod[]>): Invocation {
   const service = inv.service;
   const [name, types, args] = inv.args;
   if (typeof name !== "string") {
@@ -75,36 +127,27 @@ function resolveCall(inv: Invocation, methods: ReadonlyMap<string, GenericMethod
       Code.InvalidArgument,
     );
   }
-  const method = methods.get(name);
-  if (method === undefined) {
+  const overloads = methods.get(name);
+  if (overloads === undefined) {
     throw new RpcError(
-      `${service} has no method "${name}" to call through ${inv.method} (methods: ${[...methods.keys()].join(", ") || "none"})`,
+      `${service} has no method "${name.slice(0, 200)}" to call through ${inv.method} (methods: ${[...methods.keys()].join(", ") || "none"})`,
       Code.Unimplemented,
     );
   }
-  const signature = `${service}.${name}(${method.typeNames.join(", ")})`;
-  if (types !== undefined && types !== null) {
-    const matches =
-      Array.isArray(types) &&
-      types.length === method.typeNames.length &&
-      types.every((t, i) => t === method.typeNames[i]);
-    if (!matches) {
-      throw new RpcError(
-        `${inv.method}: parameter types ${JSON.stringify(types)} do not match ${signature}`,
-        Code.InvalidArgument,
-      );
-    }
-  }
+  const method = selectMethod(inv, name, types, overloads);
+  const signature = signatureOf(method, service);
   const given = args === undefined || args === null ? [] : args;
   if (!Array.isArray(given) || given.length !== method.parameterTypes.length) {
     throw new RpcError(
-      `${inv.method}: ${signature} takes ${method.parameterTypes.length} argument(s), got ${Array.isArray(given) ? given.length : typeof given}`,
+      `${inv.method}: ${signature} takes ${method.parameterTypes.length} argument(s), got ${Array.isArray(given) ? given.length : shapeOf(given)}`,
       Code.InvalidArgument,
     );
   }
   let realized: unknown[];
   try {
     realized = given.map((a, i) => realize(a, method.parameterTypes[i]!, `args[${i}]`));
+    // An Object parameter passes as decoded, with the Java type it came as (a Long stays a Long).
+    copySlotTypes(given, realized);
   } catch (error) {
     if (!(error instanceof PojoConversionError)) throw error;
     throw new RpcError(`${inv.method} of ${signature}: ${error.message}`, Code.InvalidArgument, {
@@ -122,7 +165,7 @@ function resolveCall(inv: Invocation, methods: ReadonlyMap<string, GenericMethod
 async function invokeGeneric(
   inv: Invocation,
   next: InvokeFn,
-  methods: ReadonlyMap<string, GenericMethod>,
+  methods: ReadonlyMap<string, readonly GenericMethod[]>,
 ): Promise<RpcResult> {
   const generalizeResult = generalizesResults(inv.attachments[GENERIC_KEY], inv.service);
   const call = resolveCall(inv, methods);

@@ -1,4 +1,4 @@
-import type { JavaType } from "../../core/index.js";
+import { copySlotTypes, type JavaType } from "../../core/index.js";
 import { CLASS_KEY, isRecord, JAVA_OBJECT } from "./pojo-shape.js";
 
 type Seen = Map<object, unknown>;
@@ -20,18 +20,21 @@ function generalizeValue(value: unknown, type: JavaType | undefined, seen: Seen)
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     seen.set(value, out);
+    copySlotTypes(value, out);
     for (const item of value) out.push(generalizeValue(item, type?.element, seen));
     return out;
   }
   if (value instanceof Set) {
     const out = new Set<unknown>();
     seen.set(value, out);
+    copySlotTypes(value, out);
     for (const item of value) out.add(generalizeValue(item, type?.element, seen));
     return out;
   }
   if (value instanceof Map) {
     const out = new Map<unknown, unknown>();
     seen.set(value, out);
+    copySlotTypes(value, out);
     for (const [k, v] of value)
       out.set(generalizeValue(k, type?.key, seen), generalizeValue(v, type?.value, seen));
     return out;
@@ -39,6 +42,8 @@ function generalizeValue(value: unknown, type: JavaType | undefined, seen: Seen)
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
   seen.set(value, out);
+  // Fields keep their names, so an untyped Long field stays a Long in the map form.
+  copySlotTypes(value, out);
   if (type?.kind === "class") {
     out[CLASS_KEY] = type.name;
     for (const [field, fieldType] of Object.entries(type.fields ?? {})) {

@@ -6,18 +6,7 @@ export const CLASS_KEY = "class";
 /** Java's `java.lang.Object`: no conversion is possible or needed. */
 export const JAVA_OBJECT = "java.lang.Object";
 
-/** A record-like value: a plain object or a class instance, not a collection, date or buffer. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof Map) &&
-    !(value instanceof Set) &&
-    !(value instanceof Date) &&
-    !ArrayBuffer.isView(value)
-  );
-}
+export { isRecord } from "../../core/index.js";
 
 /** Reads one property of a map-form value, whether it arrived as a plain object or a `Map`. */
 export function readKey(value: Record<string, unknown> | Map<unknown, unknown>, key: string): unknown {

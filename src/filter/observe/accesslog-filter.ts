@@ -30,9 +30,20 @@ function timestamp(date: Date): string {
   );
 }
 
+/**
+ * The arguments as JSON, each shared object written once and later references as `{"$ref":…}`
+ * (as Java's fastjson writes them), so a graph of back-references costs its size, not its expansion.
+ */
 function argsText(args: readonly unknown[]): string {
+  const written = new Set<object>();
   try {
-    return JSON.stringify(args, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+    return JSON.stringify(args, (_k, v: unknown) => {
+      if (typeof v === "bigint") return v.toString();
+      if (typeof v !== "object" || v === null) return v;
+      if (written.has(v)) return { $ref: "shared" };
+      written.add(v);
+      return v;
+    });
   } catch {
     return "[unprintable arguments]";
   }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createInvocation, type Invoker, java, resultOf, Url } from "../../core/index.js";
 import { buildFilterChain } from "../filter-chain.js";
-import { createAccessLogFilter } from "./accesslog-filter.js";
+import { createAccessLogFilter, formatAccessLine } from "./accesslog-filter.js";
 import { createTimeoutFilter } from "./timeout-filter.js";
 
 function invokerAt(url: string, delayMs = 0): Invoker {
@@ -75,5 +75,23 @@ describe("observing filters", () => {
     );
     await slow.invoke(call(Date.now() + 5000));
     assert.equal(warnings.length, 1);
+  });
+});
+
+describe("access log lines", () => {
+  it("accesslog - a graph of shared references is written once per node, later ones as $ref", () => {
+    let shared: unknown = "leaf";
+    for (let i = 0; i < 60; i++) shared = [shared, shared];
+    const inv = createInvocation({
+      service: "demo.S",
+      method: "describe",
+      args: [shared],
+      parameterTypes: [java.Object],
+      remoteAddress: "127.0.0.1:5555",
+    });
+    const line = formatAccessLine(inv, Url.parse("dubbo://127.0.0.1:20880/demo.S"));
+    assert.match(line, /describe\(java\.lang\.Object\) \[\[\[\[/);
+    // Every level but the innermost (whose two elements are strings) refers back once.
+    assert.equal(line.split('{"$ref":"shared"}').length - 1, 59);
   });
 });

@@ -135,14 +135,90 @@ describe("dubbo protocol", () => {
     const { port } = await serve();
     const Other = defineService(IFACE, { missing: { args: [], returns: java.String } });
     const stub = createStub(Other, await newProtocol().refer(referenceUrl(port)));
+    // Java answers a call without parameters to a method it lacks with status 70, "Not found method".
     await assert.rejects(stub.missing(), (e: unknown) => {
       return (
         e instanceof RpcError &&
-        e.code === Code.Unimplemented &&
+        e.code === Code.Unknown &&
+        /Not found method/.test(e.message) &&
         /no method "missing"/.test(e.message) &&
         /sayHello/.test(e.message)
       );
     });
+  });
+
+  it("dubbo - a call whose parameter types the provider lacks gets Java's status 40 and never runs", async () => {
+    const { port } = await serve();
+    const Skewed = defineService(IFACE, { sayHello: { args: [java.int], returns: java.String } });
+    const stub = createStub(Skewed, await newProtocol().refer(referenceUrl(port, "&retries=0")));
+    await assert.rejects(stub.sayHello(7), (e: unknown) => {
+      return (
+        e instanceof RpcError &&
+        e.code === Code.InvalidArgument &&
+        e.message.includes(`Service not found:${IFACE}, sayHello`) &&
+        e.message.includes(`no method ${IFACE}.sayHello(int): its sayHello takes (java.lang.String)`)
+      );
+    });
+  });
+
+  it("dubbo - two versions of one interface with different contracts each dispatch their own signatures", async () => {
+    const V2 = defineService(IFACE, { sayHello: { args: [java.String, java.int], returns: java.String } });
+    const provider = newProtocol();
+    const filtered = wrapProtocolWithFilters(provider, createFilterExtensionPoint());
+    const v1 = await filtered.export(
+      createProviderInvoker(DemoService, implementation, providerUrl("&version=1")),
+    );
+    await filtered.export(
+      createProviderInvoker(
+        V2,
+        { sayHello: (n: string, t: number) => `v2 ${n} x${t}` },
+        providerUrl("&version=2"),
+      ),
+    );
+    const port = (v1 as unknown as { url: Url }).url.port;
+    const one = createStub(DemoService, await newProtocol().refer(referenceUrl(port, "&version=1")));
+    const two = createStub(V2, await newProtocol().refer(referenceUrl(port, "&version=2")));
+    assert.equal(await one.sayHello("ann"), "Hello ann");
+    assert.equal(await two.sayHello("ann", 2), "v2 ann x2");
+  });
+
+  it("dubbo - overloads: each declared overload is sent with its descriptor and dispatched by it", async () => {
+    const Overloaded = defineService(IFACE, {
+      sayHello: { args: [java.String], returns: java.String },
+      sayHelloTimes: { javaName: "sayHello", args: [java.String, java.int], returns: java.String },
+      sayHelloToAll: { javaName: "sayHello", args: [java.List(java.String)], returns: java.String },
+    });
+    const provider = newProtocol();
+    const exporter = await wrapProtocolWithFilters(provider, createFilterExtensionPoint()).export(
+      createProviderInvoker(
+        Overloaded,
+        {
+          sayHello: (name: string) => `Hello ${name}`,
+          sayHelloTimes: (name: string, times: number) => `Hello ${name} x${times}`,
+          sayHelloToAll: (names: string[]) => `Hello ${names.join(" and ")}`,
+        },
+        providerUrl(),
+      ),
+    );
+    const port = (exporter as unknown as { url: Url }).url.port;
+    const seen: string[] = [];
+    const recorder: Invoker = await newProtocol().refer(referenceUrl(port));
+    const stub = createStub(Overloaded, {
+      ...recorder,
+      url: recorder.url,
+      invoke(inv: Invocation) {
+        seen.push(`${inv.method}(${inv.parameterTypes.map((t) => t.descriptor).join("")})`);
+        return recorder.invoke(inv);
+      },
+    });
+    assert.equal(await stub.sayHello("ann"), "Hello ann");
+    assert.equal(await stub.sayHelloTimes("ann", 3), "Hello ann x3");
+    assert.equal(await stub.sayHelloToAll(["ann", "bob"]), "Hello ann and bob");
+    assert.deepEqual(seen, [
+      "sayHello(Ljava/lang/String;)",
+      "sayHello(Ljava/lang/String;I)",
+      "sayHello(Ljava/util/List;)",
+    ]);
   });
 
   it("dubbo - token: a call without the export's token is refused, with it accepted", async () => {

@@ -3,12 +3,15 @@ import {
   DEFAULT_SERVICE_VERSION,
   type Invoker,
   type JavaType,
+  javaMethodName,
   parameterDescriptor,
   type Url,
 } from "../../core/index.js";
 
-/** One method of an exported contract, with its descriptor computed once. */
+/** One method (one overload) of an exported contract, with its descriptor computed once. */
 export interface ExportedMethod {
+  /** The contract entry that declares it (differs from the Java name for an overload). */
+  readonly key: string;
   readonly parameterTypes: readonly JavaType[];
   readonly descriptor: string;
   readonly returnType: JavaType;
@@ -23,8 +26,25 @@ export interface ExportedService {
   readonly invoker: Invoker;
   /** The `token` a caller must send, when the export asks for one. */
   readonly token: string | undefined;
-  /** The contract's methods; empty when the invoker carries no contract (types come from the request). */
-  readonly methods: ReadonlyMap<string, ExportedMethod>;
+  /** The contract's methods by Java name, each with its overloads; empty when the invoker carries no contract. */
+  readonly methods: ReadonlyMap<string, readonly ExportedMethod[]>;
+}
+
+/**
+ * The overload of `name` whose parameter descriptor is `descriptor` in any of these services (one
+ * interface's exports), as Java's `ServiceDescriptor.getMethod(name, desc)`.
+ */
+export function findOverload(
+  services: readonly ExportedService[],
+  name: string,
+  descriptor: string,
+): ExportedMethod | undefined {
+  for (const service of services) {
+    const overloads = service.methods.get(name);
+    if (overloads === undefined) continue;
+    for (const method of overloads) if (method.descriptor === descriptor) return method;
+  }
+  return undefined;
 }
 
 /** Java's provider service key: version "0.0.0" (or none) means no version, as does an empty group. */
@@ -34,24 +54,30 @@ export function providerServiceKey(path: string, group: unknown, version: unknow
   return buildServiceKey(path, g, v);
 }
 
-export function exportedMethodsOf(invoker: Invoker): Map<string, ExportedMethod> {
-  const methods = new Map<string, ExportedMethod>();
+export function exportedMethodsOf(invoker: Invoker): Map<string, ExportedMethod[]> {
+  const methods = new Map<string, ExportedMethod[]>();
   const definition = invoker.definition;
   if (definition === undefined) return methods;
-  for (const [name, m] of Object.entries(definition.methods)) {
-    methods.set(name, {
+  for (const [key, m] of Object.entries(definition.methods)) {
+    const name = javaMethodName(key, m);
+    const overloads = methods.get(name) ?? [];
+    overloads.push({
+      key,
       parameterTypes: m.args,
       descriptor: parameterDescriptor(m.args),
       returnType: m.returns,
     });
+    methods.set(name, overloads);
   }
   return methods;
 }
 
+const NO_SERVICES: readonly ExportedService[] = Object.freeze([]);
+
 /** The services exported on one server, by service key and by path (for argument types). */
 export class ExporterTable {
   readonly #byKey = new Map<string, ExportedService>();
-  readonly #byPath = new Map<string, ExportedService>();
+  readonly #byPath = new Map<string, ExportedService[]>();
 
   get size(): number {
     return this.#byKey.size;
@@ -67,28 +93,22 @@ export class ExporterTable {
 
   add(service: ExportedService): void {
     this.#byKey.set(service.key, service);
-    if (!this.#byPath.has(service.path)) this.#byPath.set(service.path, service);
+    this.#byPath.set(service.path, [...(this.#byPath.get(service.path) ?? []), service]);
   }
 
   remove(service: ExportedService): void {
     if (this.#byKey.get(service.key) === service) this.#byKey.delete(service.key);
-    if (this.#byPath.get(service.path) === service) {
-      this.#byPath.delete(service.path);
-      for (const other of this.#byKey.values()) {
-        if (other.path === service.path) {
-          this.#byPath.set(other.path, other);
-          break;
-        }
-      }
-    }
+    const left = (this.#byPath.get(service.path) ?? []).filter((s) => s !== service);
+    if (left.length === 0) this.#byPath.delete(service.path);
+    else this.#byPath.set(service.path, left);
   }
 
   find(key: string): ExportedService | undefined {
     return this.#byKey.get(key);
   }
 
-  /** Some service exported under `path` (any group or version): its contract types the arguments. */
-  anyForPath(path: string): ExportedService | undefined {
-    return this.#byPath.get(path);
+  /** The services exported under `path` (every group and version): their contracts type the arguments. */
+  forPath(path: string): readonly ExportedService[] {
+    return this.#byPath.get(path) ?? NO_SERVICES;
   }
 }

@@ -5,6 +5,7 @@ import {
   parseParameterDescriptor,
   RpcError,
   type RpcResult,
+  slotTypeOf,
 } from "../../core/index.js";
 import type { ErrorReply, OkReply, RequestHandler, ServerRequest } from "../../exchange/index.js";
 import { Status } from "../../exchange/index.js";
@@ -16,7 +17,7 @@ import { RequestCache } from "./codec/request-cache.js";
 import { encodeExceptionResponse, encodeValueResponseFrame } from "./codec/response-body.js";
 import type { Executor } from "./dispatch/executor.js";
 import type { ExportedService, ExporterTable } from "./exporter-table.js";
-import { providerServiceKey } from "./exporter-table.js";
+import { findOverload, providerServiceKey } from "./exporter-table.js";
 import { ProviderInvocation, timeoutFromAttachment } from "./provider-invocation.js";
 
 export const ECHO_METHOD = "$echo";
@@ -39,26 +40,86 @@ export interface ProviderHandlerOptions {
   readonly logger: Logger;
 }
 
+/** A request naming a method and parameter types the exported contract does not have, with Java's status for it. */
+class SignatureMismatch extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+function isGenericOrEcho(method: string): boolean {
+  return method === ECHO_METHOD || GENERIC_METHODS.has(method);
+}
+
+/** `Ljava/lang/String;I` as `java.lang.String, int` (bounded: the descriptor comes from the wire). */
+function typeNamesOf(descriptor: string): string {
+  if (descriptor.length > 400) return `${descriptor.slice(0, 400)}…`;
+  try {
+    return parseParameterDescriptor(descriptor)
+      .map((t) => t.name)
+      .join(", ");
+  } catch {
+    return descriptor;
+  }
+}
+
 export function createProviderHandler(options: ProviderHandlerOptions): RequestHandler {
   const { table, executor, address, logger } = options;
   const slot = new BodyWriterSlot();
   const requests = new RequestCache();
   const descriptors = new Map<string, JavaType[]>();
 
+  /**
+   * The exported overload a request names by method and descriptor (Java's
+   * `ServiceDescriptor.getMethod(name, desc)`), or, for a path without a contract and for the
+   * generic and echo methods, the types its descriptor spells.
+   */
   function typesOf(head: RequestHead): { types: readonly JavaType[]; returnType: JavaType | undefined } {
-    const method = table.anyForPath(head.path)?.methods.get(head.method);
-    if (method !== undefined && method.descriptor === head.descriptor) {
-      return { types: method.parameterTypes, returnType: method.returnType };
-    }
+    const exported = table.forPath(head.path);
+    const method = findOverload(exported, head.method, head.descriptor);
+    if (method !== undefined) return { types: method.parameterTypes, returnType: method.returnType };
+    const contract = exported.find((s) => s.methods.size > 0);
+    if (contract !== undefined && !isGenericOrEcho(head.method)) throw noSuchSignature(contract, head);
     let types = descriptors.get(head.descriptor);
     if (types === undefined) {
       types = parseParameterDescriptor(head.descriptor);
       if (descriptors.size < DESCRIPTOR_CACHE_LIMIT) descriptors.set(head.descriptor, types);
     }
-    return { types, returnType: method?.returnType };
+    return { types, returnType: undefined };
+  }
+
+  /**
+   * Java answers a method name and descriptor its contract lacks with status 40 ("Fail to decode
+   * request due to: IllegalArgumentException: Service not found:<path>, <method>") and never runs
+   * a method; a call with no parameters reaches the service and fails there ("Not found method"),
+   * with status 70.
+   */
+  function noSuchSignature(service: ExportedService, head: RequestHead): SignatureMismatch {
+    const overloads = service.methods.get(head.method);
+    const called = `${head.path}.${head.method}(${typeNamesOf(head.descriptor)})`;
+    const has =
+      overloads === undefined
+        ? `it has no method "${head.method}" (methods: ${[...service.methods.keys()].join(", ")})`
+        : `its ${head.method} takes ${overloads.map((m) => `(${m.parameterTypes.map((t) => t.name).join(", ")})`).join(" or ")}`;
+    const message =
+      `the provider at ${address} has no method ${called}: ${has}. ` +
+      "Check that the consumer's contract declares the provider's parameter types";
+    return head.descriptor === ""
+      ? new SignatureMismatch(`Not found method: ${message}`, Status.SERVICE_ERROR)
+      : new SignatureMismatch(
+          `Service not found:${head.path}, ${head.method}: ${message}`,
+          Status.BAD_REQUEST,
+        );
   }
 
   function badRequest(request: ServerRequest, head: RequestHead | undefined, error: unknown): ErrorReply {
+    if (error instanceof SignatureMismatch) {
+      logger.warn(`refused a call from ${request.channel.remoteAddress}: ${error.message}`);
+      return { status: error.status, message: error.message };
+    }
     const what = head === undefined ? "a request" : `${head.path}.${head.method}(${head.descriptor})`;
     const reason = error instanceof Error ? error.message : String(error);
     logger.warn(`could not decode ${what} from ${request.channel.remoteAddress}: ${reason}`);
@@ -73,13 +134,6 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     return new RpcError(
       `no service "${key}" is exported at ${address} (called method ${method}); exported here: ` +
         `${exported.length === 0 ? "none" : exported.join(", ")}. Check the reference's interface, group and version`,
-      Code.Unimplemented,
-    );
-  }
-
-  function unknownMethod(service: ExportedService, method: string): RpcError {
-    return new RpcError(
-      `${service.key} at ${address} has no method "${method}" (methods: ${[...service.methods.keys()].join(", ") || "none"})`,
       Code.Unimplemented,
     );
   }
@@ -154,15 +208,13 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     }
     const attach = supportsResponseAttachments(head.dubboVersion);
     if (head.method === ECHO_METHOD && args.length === 1) {
-      return { body: encodeValueResponseFrame(slot, args[0], undefined, attach, {}), framed: true };
+      // The echoed value goes back as the Java type it came as (a Long stays a Long).
+      return { body: encodeValueResponseFrame(slot, args[0], slotTypeOf(args, 0), attach, {}), framed: true };
     }
     const group = attachments.group;
     const key = providerServiceKey(head.path, group, head.version);
     const service = table.find(key);
     if (service === undefined) throw notFound(key, head.method);
-    if (service.methods.size > 0 && !service.methods.has(head.method) && !GENERIC_METHODS.has(head.method)) {
-      throw unknownMethod(service, head.method);
-    }
     if (service.token !== undefined && attachments.token !== service.token) {
       throw new RpcError(
         `invalid token: ${service.key}.${head.method} at ${address} refuses ${request.channel.remoteAddress} ` +

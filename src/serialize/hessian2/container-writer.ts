@@ -1,4 +1,11 @@
-import type { JavaType } from "../../core/index.js";
+import {
+  fitsSlotType,
+  type JavaType,
+  type SlotKey,
+  type SlotTypes,
+  shapeOf,
+  slotTypesOf,
+} from "../../core/index.js";
 import { EncodePathError, withSegment } from "./errors.js";
 import { GraphWriter } from "./graph-writer.js";
 import { type Hessian2Options, type ResolvedHessian2Options, resolveHessian2Options } from "./options.js";
@@ -36,6 +43,28 @@ export abstract class ContainerWriter extends GraphWriter {
     }
   }
 
+  /**
+   * One element or field: as the Java type its container recorded for it when nothing more
+   * specific than Object is declared and the value still has the shape it was decoded with
+   * (a Long decoded as a number goes back as a Long), otherwise as declared or untyped.
+   */
+  protected writeMember(
+    value: unknown,
+    declared: JavaType | undefined,
+    slots: SlotTypes | undefined,
+    key: SlotKey,
+  ): void {
+    if (slots !== undefined && (declared === undefined || declared.kind === "object")) {
+      const recorded = slots.get(key);
+      if (recorded !== undefined && fitsSlotType(value, recorded)) {
+        this.writeTyped(value, recorded);
+        return;
+      }
+    }
+    if (declared === undefined) this.writeAny(value);
+    else this.writeTyped(value, declared);
+  }
+
   protected writeArrayList(
     list: readonly unknown[],
     typeName: string | null,
@@ -45,9 +74,11 @@ export abstract class ContainerWriter extends GraphWriter {
     this.enter();
     const n = list.length;
     this.writeListHeader(n, typeName);
+    const slots = slotTypesOf(list);
     let i = 0;
     try {
-      if (element === undefined) for (; i < n; i++) this.writeAny(list[i]);
+      if (slots !== undefined) for (; i < n; i++) this.writeMember(list[i], element, slots, i);
+      else if (element === undefined) for (; i < n; i++) this.writeAny(list[i]);
       else for (; i < n; i++) this.writeTyped(list[i], element);
     } catch (error) {
       throw withSegment(error, `[${i}]`);
@@ -63,11 +94,11 @@ export abstract class ContainerWriter extends GraphWriter {
     if (this.writeRefOrClaim(items)) return;
     this.enter();
     this.writeListHeader(items.size, typeName);
+    const slots = slotTypesOf(items);
     let i = 0;
     try {
       for (const item of items) {
-        if (element === undefined) this.writeAny(item);
-        else this.writeTyped(item, element);
+        this.writeMember(item, element, slots, i);
         i++;
       }
     } catch (error) {
@@ -85,15 +116,23 @@ export abstract class ContainerWriter extends GraphWriter {
     if (this.writeRefOrClaim(map)) return;
     this.enter();
     this.writeMapHeader(typeName);
+    const slots = slotTypesOf(map);
+    let slot = 0;
     for (const [key, value] of map) {
       try {
-        if (keyType === undefined) this.writeAny(key);
-        else this.writeTyped(key, keyType);
-        if (valueType === undefined) this.writeAny(value);
-        else this.writeTyped(value, valueType);
+        if (slots !== undefined) {
+          this.writeMember(key, keyType, slots, slot);
+          this.writeMember(value, valueType, slots, slot + 1);
+        } else {
+          if (keyType === undefined) this.writeAny(key);
+          else this.writeTyped(key, keyType);
+          if (valueType === undefined) this.writeAny(value);
+          else this.writeTyped(value, valueType);
+        }
       } catch (error) {
-        throw withSegment(error, `[${typeof key === "string" ? JSON.stringify(key) : String(key)}]`);
+        throw withSegment(error, `[${keySegment(key)}]`);
       }
+      slot += 2;
     }
     this.writeEnd();
     this.depth--;
@@ -113,10 +152,12 @@ export abstract class ContainerWriter extends GraphWriter {
     let key = "";
     try {
       if (keyType === undefined && valueType === undefined) {
+        const slots = slotTypesOf(record);
         for (let i = 0; i < n; i++) {
           key = keys[i]!;
           this.writeString(key);
-          this.writeAny(record[key]);
+          if (slots === undefined) this.writeAny(record[key]);
+          else this.writeMember(record[key], undefined, slots, key);
         }
       } else {
         const numericKeys = keyType !== undefined && isIntegral(keyType);
@@ -136,6 +177,13 @@ export abstract class ContainerWriter extends GraphWriter {
     this.writeEnd();
     this.depth--;
   }
+}
+
+/** A map key in an error path: text and numbers as themselves, anything else by its shape only. */
+function keySegment(key: unknown): string {
+  if (typeof key === "string") return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+  if (typeof key === "number" || typeof key === "bigint" || typeof key === "boolean") return String(key);
+  return shapeOf(key);
 }
 
 function isIntegral(type: JavaType): boolean {

@@ -1,4 +1,4 @@
-import type { JavaType } from "../../core/index.js";
+import { type JavaType, type SlotKey, setSlotType } from "../../core/index.js";
 import { dataLoss } from "./errors.js";
 import { javaPrototype, markClass, setField } from "./java-object.js";
 import { ScalarReader } from "./scalar-reader.js";
@@ -10,6 +10,8 @@ import { ScalarReader } from "./scalar-reader.js";
  */
 export abstract class GraphReader extends ScalarReader {
   protected readonly refs: unknown[] = [];
+  /** The wire type of each reference whose value is a converted special (a BigDecimal's string). */
+  protected readonly refWireTypes = new Map<number, JavaType>();
   private readonly types: string[] = [];
   protected depth = 0;
 
@@ -25,12 +27,19 @@ export abstract class GraphReader extends ScalarReader {
     }
   }
 
+  /** Records the Java type of the value just read (see `wireType`) in its container's slot. */
+  protected keepWireType(container: object, key: SlotKey): void {
+    setSlotType(container, key, this.wireType!);
+    this.wireType = undefined;
+  }
+
   /** `Q index`: a list, map or object read earlier in this body. */
   protected readReference(): unknown {
     const index = this.readLength("reference");
     if (index >= this.refs.length) {
       throw dataLoss(this.pos, `reference #${index} out of range (${this.refs.length} objects read so far)`);
     }
+    if (this.refWireTypes.size > 0) this.wireType = this.refWireTypes.get(index);
     return this.refs[index];
   }
 
@@ -59,8 +68,11 @@ export abstract class GraphReader extends ScalarReader {
       const set = new Set<unknown>();
       if (typeName !== null) markClass(set, typeName);
       this.refs.push(set);
-      if (length >= 0) for (let i = 0; i < length; i++) set.add(this.read(element));
-      else while (!this.atEnd()) set.add(this.read(element));
+      const n = length >= 0 ? length : Number.POSITIVE_INFINITY;
+      for (let i = 0; i < n && (length >= 0 || !this.atEnd()); i++) {
+        set.add(this.read(element));
+        if (this.wireType !== undefined) this.keepWireType(set, i);
+      }
       this.depth--;
       return set;
     }
@@ -68,8 +80,17 @@ export abstract class GraphReader extends ScalarReader {
     const list: unknown[] = length > 0 ? new Array(length) : [];
     if (typeName !== null) markClass(list, typeName);
     this.refs.push(list);
-    if (length >= 0) for (let i = 0; i < length; i++) list[i] = this.read(element);
-    else while (!this.atEnd()) list.push(this.read(element));
+    if (length >= 0) {
+      for (let i = 0; i < length; i++) {
+        list[i] = this.read(element);
+        if (this.wireType !== undefined) this.keepWireType(list, i);
+      }
+    } else {
+      while (!this.atEnd()) {
+        list.push(this.read(element));
+        if (this.wireType !== undefined) this.keepWireType(list, list.length - 1);
+      }
+    }
     this.depth--;
     return list;
   }
@@ -96,6 +117,7 @@ export abstract class GraphReader extends ScalarReader {
           key,
           this.read(declared !== undefined && Object.hasOwn(declared, key) ? declared[key] : undefined),
         );
+        if (this.wireType !== undefined) this.keepWireType(obj, key);
       }
       this.depth--;
       return obj;
@@ -105,9 +127,11 @@ export abstract class GraphReader extends ScalarReader {
     this.refs.push(map);
     const keyType = t?.key;
     const valueType = t?.value;
-    while (!this.atEnd()) {
+    for (let slot = 0; !this.atEnd(); slot += 2) {
       const key = this.read(keyType);
+      if (this.wireType !== undefined) this.keepWireType(map, slot);
       map.set(key, this.read(valueType));
+      if (this.wireType !== undefined) this.keepWireType(map, slot + 1);
     }
     this.depth--;
     return map;

@@ -4,6 +4,7 @@
  * Java turns back into the java.time value on reading. TS side: LocalDate, LocalDateTime and
  * Instant are `Date`s (UTC fields), LocalTime and Duration are their Java `toString()` text.
  */
+import { type JavaType, java } from "../../core/index.js";
 import { mismatch } from "./errors.js";
 import type { GraphWriter } from "./graph-writer.js";
 
@@ -246,4 +247,17 @@ export function fromTimeHandle(className: string, fields: Record<string, unknown
     default:
       return undefined;
   }
+}
+
+const TIME_TYPES: ReadonlyMap<string, JavaType> = new Map<string, JavaType>([
+  [LOCAL_DATE, java.LocalDate],
+  [LOCAL_TIME, java.LocalTime],
+  [LOCAL_DATE_TIME, java.LocalDateTime],
+  [INSTANT, java.Instant],
+  [DURATION, java.Duration],
+]);
+
+/** The java.time type a hessian-lite handle class stands for (`LocalDateHandle` → `java.LocalDate`). */
+export function timeTypeOfHandle(className: string): JavaType | undefined {
+  return TIME_TYPES.get(className);
 }

@@ -3,7 +3,7 @@
  * an object with one field `value` (its decimal text), BigInteger as its bean fields `signum` and
  * `mag` (big-endian int words), exceptions as Throwable fields, stack frames as StackTraceElement.
  */
-import { BizError } from "../../core/index.js";
+import { BizError, copySlotTypes } from "../../core/index.js";
 
 export const BIG_DECIMAL = "java.math.BigDecimal";
 export const BIG_INTEGER = "java.math.BigInteger";
@@ -78,6 +78,14 @@ function frameText(frame: unknown): string | undefined {
   return `${String(f.declaringClass)}.${String(f.methodName)}(${where})`;
 }
 
+/** Exceptions decoded from a Java exception whose message was null (JS messages are strings). */
+const nullMessages = new WeakSet<Error>();
+
+/** Whether Java wrote this exception with a null message, so it goes back with one. */
+export function hasNullMessage(error: Error): boolean {
+  return nullMessages.has(error);
+}
+
 /** A decoded Java exception object as a BizError. `self` is the raw object (Java's "no cause" is cause == this). */
 export function toBizError(className: string, self: Record<string, unknown>): BizError {
   const stack: string[] = [];
@@ -89,14 +97,17 @@ export function toBizError(className: string, self: Record<string, unknown>): Bi
   }
   const fields: Record<string, unknown> = {};
   for (const key of Object.keys(self)) if (!THROWABLE_FIELDS.has(key)) fields[key] = self[key];
+  copySlotTypes(self, fields);
   const cause = self.cause === self || self.cause === null ? undefined : self.cause;
   const message = typeof self.detailMessage === "string" ? self.detailMessage : "";
-  return new BizError(message, {
+  const error = new BizError(message, {
     javaClass: className,
     javaStack: stack,
     fields,
     ...(cause === undefined ? {} : { cause }),
   });
+  if (self.detailMessage === null || self.detailMessage === undefined) nullMessages.add(error);
+  return error;
 }
 
 export interface StackFrame {

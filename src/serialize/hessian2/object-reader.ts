@@ -1,9 +1,9 @@
-import type { JavaType } from "../../core/index.js";
+import { type JavaType, java } from "../../core/index.js";
 import { type ClassDef, createClassDef, fieldTypesOf, Special, sharedClassDef } from "./class-def.js";
 import { dataLoss } from "./errors.js";
 import { GraphReader } from "./graph-reader.js";
 import { setField } from "./java-object.js";
-import { fromTimeHandle } from "./java-time.js";
+import { fromTimeHandle, timeTypeOfHandle } from "./java-time.js";
 import { fromBigIntegerFields, toBizError } from "./java-values.js";
 import type { HessianClass } from "./options.js";
 
@@ -62,18 +62,47 @@ export abstract class ObjectReader extends GraphReader {
     const fields = def.fields;
     const n = fields.length;
     if (def.unsafeNames) {
-      for (let i = 0; i < n; i++) setField(obj, fields[i]!, this.read(fieldTypes?.[i]));
+      for (let i = 0; i < n; i++) {
+        setField(obj, fields[i]!, this.read(fieldTypes?.[i]));
+        if (this.wireType !== undefined) this.keepWireType(obj, fields[i]!);
+      }
     } else if (fieldTypes === undefined) {
-      for (let i = 0; i < n; i++) obj[fields[i]!] = this.read(undefined);
+      for (let i = 0; i < n; i++) {
+        obj[fields[i]!] = this.read(undefined);
+        if (this.wireType !== undefined) this.keepWireType(obj, fields[i]!);
+      }
     } else {
-      for (let i = 0; i < n; i++) obj[fields[i]!] = this.read(fieldTypes[i]);
+      for (let i = 0; i < n; i++) {
+        obj[fields[i]!] = this.read(fieldTypes[i]);
+        if (this.wireType !== undefined) this.keepWireType(obj, fields[i]!);
+      }
     }
     this.depth--;
     let result: unknown = obj;
-    if (def.special !== Special.None && registered === undefined) result = convertSpecial(def, obj);
-    else if (t !== undefined && t.kind === "enum" && typeof obj.name === "string") result = obj.name;
+    if (def.special !== Special.None && registered === undefined) {
+      result = convertSpecial(def, obj);
+      const wireType = specialType(def);
+      if (result !== obj && wireType !== undefined) {
+        this.refWireTypes.set(refIndex, wireType);
+        if (t === undefined || t.kind === "object") this.wireType = wireType;
+      }
+    } else if (t !== undefined && t.kind === "enum" && typeof obj.name === "string") result = obj.name;
     if (result !== obj) this.refs[refIndex] = result;
     return result;
+  }
+}
+
+/** The Java type a converted special value re-encodes as only when told (a BigDecimal is a string in JS). */
+function specialType(def: ClassDef): JavaType | undefined {
+  switch (def.special) {
+    case Special.BigDecimal:
+      return java.BigDecimal;
+    case Special.BigInteger:
+      return java.BigInteger;
+    case Special.Time:
+      return timeTypeOfHandle(def.name);
+    default:
+      return undefined;
   }
 }
 

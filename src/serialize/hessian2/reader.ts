@@ -1,4 +1,4 @@
-import { type JavaType, RpcError } from "../../core/index.js";
+import { type JavaType, RpcError, setSlotType } from "../../core/index.js";
 import { dataLoss } from "./errors.js";
 import { ObjectReader } from "./object-reader.js";
 import { tagName } from "./scalar-reader.js";
@@ -13,13 +13,38 @@ import { tagName } from "./scalar-reader.js";
 export class Hessian2Reader extends ObjectReader {
   readValue(type?: JavaType): unknown {
     try {
-      return this.read(type);
+      const value = this.read(type);
+      this.wireType = undefined;
+      return value;
     } catch (error) {
-      this.depth = 0;
-      if (error instanceof RpcError) throw error;
-      const reason = error instanceof RangeError ? "input nests too deeply" : String(error);
-      throw dataLoss(this.pos, `${reason}; lower the nesting or option maxDepth`);
+      throw this.failure(error);
     }
+  }
+
+  /**
+   * Reads one value into `target[index]` and, when its JS value alone would re-encode as another
+   * Java type (a Long read as a number), records the Java type in the array's slot types.
+   */
+  readSlot(target: unknown[], index: number, type?: JavaType): unknown {
+    try {
+      const value = this.read(type);
+      target[index] = value;
+      if (this.wireType !== undefined) {
+        setSlotType(target, index, this.wireType);
+        this.wireType = undefined;
+      }
+      return value;
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  private failure(error: unknown): Error {
+    this.depth = 0;
+    this.wireType = undefined;
+    if (error instanceof RpcError) return error;
+    const reason = error instanceof RangeError ? "input nests too deeply" : String(error);
+    return dataLoss(this.pos, `${reason}; lower the nesting or option maxDepth`);
   }
 
   protected read(t: JavaType | undefined): unknown {
@@ -62,22 +87,22 @@ export class Hessian2Reader extends ObjectReader {
         this.need(8, "double");
         const v = buf.readDoubleBE(this.pos);
         this.pos += 8;
-        return v;
+        return this.doubleResult(v, t);
       }
       case 0x5b:
-        return 0;
+        return this.doubleResult(0, t);
       case 0x5c:
-        return 1;
+        return this.doubleResult(1, t);
       case 0x5d: {
         const b = this.u8("double byte");
-        return b > 127 ? b - 256 : b;
+        return this.doubleResult(b > 127 ? b - 256 : b, t);
       }
       case 0x5e: {
         const s = this.u16("double short");
-        return s > 32767 ? s - 65536 : s;
+        return this.doubleResult(s > 32767 ? s - 65536 : s, t);
       }
       case 0x5f:
-        return 0.001 * this.i32("double mill");
+        return this.doubleResult(0.001 * this.i32("double mill"), t);
       case 0x4a:
         return new Date(this.i64Number());
       case 0x4b:

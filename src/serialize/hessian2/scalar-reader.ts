@@ -1,4 +1,4 @@
-import type { JavaType } from "../../core/index.js";
+import { type JavaType, java } from "../../core/index.js";
 import { dataLoss } from "./errors.js";
 import { InputBuffer } from "./input-buffer.js";
 import { type Hessian2Options, type ResolvedHessian2Options, resolveHessian2Options } from "./options.js";
@@ -13,6 +13,11 @@ export function tagName(tag: number): string {
  */
 export class ScalarReader extends InputBuffer {
   protected readonly options: ResolvedHessian2Options;
+  /**
+   * The Java type of the value just read when no declared type says it and its JS value would
+   * re-encode as another type (a Long read as a number); the container reading it records it.
+   */
+  protected wireType: JavaType | undefined = undefined;
 
   constructor(bytes: Uint8Array, options?: Hessian2Options, offset = 0) {
     super(bytes, offset);
@@ -27,9 +32,15 @@ export class ScalarReader extends InputBuffer {
   }
 
   protected longResult(v: number, t: JavaType | undefined): unknown {
-    if (this.options.longMode === "bigint" && (t === undefined || t.kind === "long" || t.kind === "object")) {
-      return BigInt(v);
-    }
+    const untyped = t === undefined || t.kind === "object";
+    if (this.options.longMode === "bigint" && (untyped || t.kind === "long")) return BigInt(v);
+    if (untyped) this.wireType = java.Long;
+    return v;
+  }
+
+  /** A double whose value is integral would re-encode as an int or long without its type. */
+  protected doubleResult(v: number, t: JavaType | undefined): number {
+    if ((t === undefined || t.kind === "object") && Number.isInteger(v)) this.wireType = java.Double;
     return v;
   }
 
@@ -47,6 +58,7 @@ export class ScalarReader extends InputBuffer {
     const v = hi * 4294967296 + lo;
     if (mode === "number" || narrow || (hi >= -2097152 && (hi < 2097152 || (hi === 2097152 && lo === 0)))) {
       this.pos += 8;
+      if (t === undefined || t.kind === "object") this.wireType = java.Long;
       return v;
     }
     const big = this.buf.readBigInt64BE(this.pos);

@@ -71,6 +71,8 @@ export function fieldNames(fields: Readonly<Record<string, JavaType>>): readonly
 export interface BeanPlan {
   readonly fields: readonly string[];
   readonly types: readonly JavaType[];
+  /** Some field is declared Object: only then can a decoded bean's slot types matter. */
+  readonly hasObjectField: boolean;
 }
 
 const beanPlans = new WeakMap<JavaType, BeanPlan>();
@@ -84,7 +86,8 @@ export function beanPlanOf(type: JavaType, declared: Readonly<Record<string, Jav
   let plan = beanPlans.get(type);
   if (plan === undefined) {
     const fields = fieldNames(declared);
-    plan = Object.freeze({ fields, types: Object.freeze(fields.map((field) => declared[field]!)) });
+    const types = Object.freeze(fields.map((field) => declared[field]!));
+    plan = Object.freeze({ fields, types, hasObjectField: types.some((t) => t.kind === "object") });
     beanPlans.set(type, plan);
   }
   lastBeanType = type;

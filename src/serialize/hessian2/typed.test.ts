@@ -264,3 +264,22 @@ describe("hessian2 safety of decoded keys", () => {
     assert.equal(map.get("__proto__"), 1);
   });
 });
+
+describe("hessian2 untyped values keep their Java type", () => {
+  it("slots - Longs and whole Doubles in a map of Object re-encode byte for byte", () => {
+    // H "id" → long 5 (e5), "price" → double 1.0 (5c), "n" → double 0.0 (5b), Z
+    const original = Buffer.from("48026964e5057072696365" + "5c" + "016e5b" + "5a", "hex");
+    const decoded = new Hessian2Reader(original).readValue() as Map<string, unknown>;
+    assert.deepEqual([...decoded.values()], [5, 1, 0]);
+    assert.deepEqual(Object.keys(decoded), [], "the types are invisible");
+    assert.deepEqual(new Hessian2Writer().writeValue(decoded).toBuffer(), original);
+  });
+
+  it("slots - a value replaced by another shape is written as itself", () => {
+    const original = Buffer.from("7a" + "e5" + "e6", "hex"); // a 2-element list of longs 5 and 6
+    const list = new Hessian2Reader(original).readValue() as unknown[];
+    assert.deepEqual(new Hessian2Writer().writeValue(list).toBuffer(), original);
+    list[1] = "six";
+    assert.deepEqual(new Hessian2Writer().writeValue(list).toBuffer(), Buffer.from("7ae503736978", "hex"));
+  });
+});

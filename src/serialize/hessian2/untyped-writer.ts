@@ -1,7 +1,7 @@
-import { BizError, DEFAULT_EXCEPTION_CLASS } from "../../core/index.js";
+import { BizError, DEFAULT_EXCEPTION_CLASS, slotTypesOf } from "../../core/index.js";
 import { ContainerWriter } from "./container-writer.js";
 import { mismatch, withSegment } from "./errors.js";
-import { STACK_FIELDS, STACK_TRACE_ELEMENT, stackFramesOf } from "./java-values.js";
+import { hasNullMessage, STACK_FIELDS, STACK_TRACE_ELEMENT, stackFramesOf } from "./java-values.js";
 import { collectionWireName } from "./type-names.js";
 
 const MIN_LONG = -(2n ** 63n);
@@ -89,9 +89,11 @@ export abstract class UntypedWriter extends ContainerWriter {
     this.enter();
     const fields = Object.keys(bean);
     this.beginObject(className, fields);
+    const slots = slotTypesOf(bean);
     let field = "";
     try {
-      for (field of fields) this.writeAny(bean[field]);
+      if (slots === undefined) for (field of fields) this.writeAny(bean[field]);
+      else for (field of fields) this.writeMember(bean[field], undefined, slots, field);
     } catch (error) {
       throw withSegment(error, `.${field}`);
     }
@@ -106,8 +108,10 @@ export abstract class UntypedWriter extends ContainerWriter {
     const extra = biz === undefined ? [] : Object.keys(biz.fields);
     const javaClass = biz?.javaClass ?? DEFAULT_EXCEPTION_CLASS;
     this.beginObject(javaClass, [...extra, "detailMessage", "cause", "stackTrace"]);
-    for (const key of extra) this.writeAny(biz?.fields[key]);
-    this.writeString(error.message);
+    const slots = biz === undefined ? undefined : slotTypesOf(biz.fields);
+    for (const key of extra) this.writeMember(biz?.fields[key], undefined, slots, key);
+    if (hasNullMessage(error)) this.writeNull();
+    else this.writeString(error.message);
     if (error.cause instanceof Error) this.writeThrowable(error.cause);
     else this.writeNull();
     const frames = stackFramesOf(error);

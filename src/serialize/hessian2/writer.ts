@@ -1,4 +1,4 @@
-import type { JavaType } from "../../core/index.js";
+import { fitsSlotType, type JavaType, slotTypeOf, slotTypesOf } from "../../core/index.js";
 import { mismatch, toEncodeError, withSegment } from "./errors.js";
 import { writeJavaTime } from "./java-time.js";
 import {
@@ -38,6 +38,20 @@ export class Hessian2Writer extends UntypedWriter {
     return this;
   }
 
+  /**
+   * Writes `values[index]` as `type`, or, where `type` is absent or Object, as the Java type the
+   * array recorded for that slot when it was decoded (see `Hessian2Reader.readSlot`).
+   */
+  writeSlot(values: readonly unknown[], index: number, type?: JavaType, path = "value"): this {
+    const value = values[index];
+    if (type === undefined || type.kind === "object") {
+      const recorded = slotTypeOf(values, index);
+      if (recorded !== undefined && fitsSlotType(value, recorded))
+        return this.writeValue(value, recorded, path);
+    }
+    return this.writeValue(value, type, path);
+  }
+
   protected writeTyped(value: unknown, type: JavaType): void {
     if (value === null || value === undefined) {
       if (type.primitive) throw mismatch(type.name, value);
@@ -58,6 +72,8 @@ export class Hessian2Writer extends UntypedWriter {
       case "long":
         if (typeof value === "number" && Number.isSafeInteger(value)) this.writeLong(value);
         else if (typeof value === "bigint") this.writeBigLong(value);
+        // ±2^53 is exact (a decoded long at the edge of the safe range).
+        else if (value === 2 ** 53 || value === -(2 ** 53)) this.writeBigLong(BigInt(value));
         else throw mismatch(type.name, value);
         return;
       case "double":
@@ -208,12 +224,14 @@ export class Hessian2Writer extends UntypedWriter {
     }
     if (this.writeRefOrClaim(value)) return;
     this.enter();
-    const { fields, types } = beanPlanOf(type, type.fields);
+    const { fields, types, hasObjectField } = beanPlanOf(type, type.fields);
     this.beginObject(type.name, fields);
     const bean = value as Record<string, unknown>;
+    const slots = hasObjectField ? slotTypesOf(bean) : undefined;
     let i = 0;
     try {
-      for (; i < fields.length; i++) this.writeTyped(bean[fields[i]!], types[i]!);
+      if (slots === undefined) for (; i < fields.length; i++) this.writeTyped(bean[fields[i]!], types[i]!);
+      else for (; i < fields.length; i++) this.writeMember(bean[fields[i]!], types[i]!, slots, fields[i]!);
     } catch (error) {
       throw withSegment(error, `.${fields[i]}`);
     }

@@ -36,8 +36,9 @@ export function encodeRequestBody(slot: BodyWriterSlot, fields: RequestFields): 
   }
 }
 
+/** Each argument as its declared type; an Object argument forwarded as decoded keeps its Java type. */
 function writeArgs(writer: BodyWriter, parameterTypes: readonly JavaType[], args: readonly unknown[]): void {
-  for (let i = 0; i < args.length; i++) writer.writeValue(args[i], parameterTypes[i], argLabel(i));
+  for (let i = 0; i < args.length; i++) writer.writeSlot(args, i, parameterTypes[i], argLabel(i));
 }
 
 /**
@@ -129,10 +130,14 @@ export function readRequestTail(
   return { args, attachments: readRequestAttachments(reader) };
 }
 
-/** The arguments, one per type; the reader is left at the attachments. */
+/**
+ * The arguments, one per type; the reader is left at the attachments. An argument whose JS value
+ * would re-encode as another Java type (a Long sent for an Object parameter) keeps its type in the
+ * array's slot types, so `$echo` and pass-through calls answer it as the same Java type.
+ */
 export function readRequestArgs(reader: Hessian2Reader, types: readonly JavaType[]): unknown[] {
   const args = new Array<unknown>(types.length);
-  for (let i = 0; i < types.length; i++) args[i] = reader.readValue(types[i]);
+  for (let i = 0; i < types.length; i++) reader.readSlot(args, i, types[i]);
   return args;
 }
 

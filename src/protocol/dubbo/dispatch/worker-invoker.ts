@@ -5,6 +5,7 @@ import { Worker } from "node:worker_threads";
 import {
   BizError,
   Code,
+  createMethodDispatch,
   DEFAULT_QUEUES,
   type Invocation,
   type Invoker,
@@ -120,6 +121,7 @@ export function createWorkerInvoker(
       Code.InvalidArgument,
     );
   }
+  const dispatch = createMethodDispatch(definition);
   const slots: Slot[] = [];
   const waiting: Job[] = [];
   let nextId = 0;
@@ -227,8 +229,11 @@ export function createWorkerInvoker(
           new RpcError(`${service}.${inv.method}: the worker pool was destroyed`, Code.Unavailable),
         );
       }
+      // The worker's implementation has the contract's functions: the overload's key names it.
+      const method = dispatch.resolve(inv);
+      if (method instanceof RpcError) return Promise.reject(method);
       return new Promise<RpcResult>((resolve, reject) => {
-        const job: Job = { id: nextId++, method: inv.method, args: inv.args, resolve, reject };
+        const job: Job = { id: nextId++, method: method.key, args: inv.args, resolve, reject };
         const idle = slots.find((s) => s.job === undefined);
         if (idle !== undefined) return start(idle, job);
         if (queues < 0 || waiting.length < queues) {

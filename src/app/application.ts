@@ -16,11 +16,16 @@ import {
 } from "../config/index.js";
 import {
   Code,
-  consoleLogger,
+  createLogger,
   currentRpcContext,
   type Exporter,
   type Invoker,
+  isLogger,
+  type Logger,
+  type LogLevel,
+  type LogSink,
   type MethodsDefinition,
+  parseLogLevel,
   RpcError,
   type ServiceDefinition,
   type ServiceImplementation,
@@ -33,15 +38,32 @@ import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptio
 import { ProtocolSet } from "./protocol-set.js";
 import { type ReferenceSite, referInvoker } from "./reference-invoker.js";
 import { type ExportSite, exportService } from "./service-export.js";
+import { stopOnSignals } from "./shutdown-hook.js";
 
 export type { AppLogger } from "./extensions.js";
 
-export interface DubboOptions extends DubboConfigOptions, ExtensionsOptions {
+export interface DubboOptions extends DubboConfigOptions, Omit<ExtensionsOptions, "logger"> {
   /** A `dubbo.yaml` to load; the options given here override it setting by setting. */
   readonly configFile?: string;
   /** Environment for `DUBBO_*` overrides; default `process.env`, `false` for none. */
   readonly env?: Readonly<Record<string, string | undefined>> | false;
-  readonly logger?: AppLogger;
+  /**
+   * Where the application logs: a pino logger (or any object with pino's `error`/`warn`/`info`/
+   * `debug`/`trace(fields, message)` methods), or a Logger made by `createLogger`, which keeps its
+   * own level and categories. Default: one line per record on stderr.
+   */
+  readonly logger?: LogSink | Logger;
+  /**
+   * The lowest level logged (for a sink): `error`, `warn`, `info` (default), `debug`, `trace` or
+   * `silent`. The environment's `DUBBO_TRACE=registry,cluster` (or `all`) switches on the debug
+   * and trace records of those categories (then the default level is `trace`).
+   */
+  readonly logLevel?: LogLevel;
+  /**
+   * Stop gracefully on SIGTERM and SIGINT, as Java's shutdown hook does (default true); see the
+   * README's "Stopping" for what happens with several applications and with your own handlers.
+   */
+  readonly shutdownHook?: boolean;
 }
 
 /** A service exported by the application. */
@@ -73,17 +95,26 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly startedAt = Date.now();
   readonly #exporters = new Set<Exporter>();
   readonly #references = new Set<Invoker>();
+  readonly #leaveShutdownHook: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
 
   constructor(
     config: DubboConfig,
     extensions: Extensions,
     logger: AppLogger,
-    random: () => number = Math.random,
+    options: {
+      readonly random?: (() => number) | undefined;
+      readonly shutdownHook?: boolean | undefined;
+    } = {},
   ) {
+    const random = options.random ?? Math.random;
     this.config = config;
     this.extensions = extensions;
     this.logger = logger;
+    this.#leaveShutdownHook =
+      options.shutdownHook === false
+        ? undefined
+        : stopOnSignals({ name: config.application.name, logger, stop: () => this.stop() });
     this.protocols = new ProtocolSet(extensions, logger);
     this.registries = new Registries({ factories: extensions.registry, logger });
     this.clusterContext = {
@@ -167,7 +198,8 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
 
   /**
    * Stops in Dubbo's order: unexport services (unregister, READONLY, drain in-flight calls), then
-   * destroy references, registries and protocols. Safe to call twice.
+   * destroy references, registries and protocols, then close the filters (the access log file gets
+   * its last lines). Safe to call twice; SIGTERM and SIGINT call it unless `shutdownHook: false`.
    */
   stop(): Promise<void> {
     this.#stopping ??= this.#stopInOrder();
@@ -187,9 +219,12 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     await settle([...this.#references].map((r) => r.destroy()));
     await settle([this.registries.destroyAll()]);
     await settle(this.protocols.destroyAll());
+    await settle([...this.extensions.filter.entries()].flatMap(([, f]) => (f.close ? [f.close()] : [])));
     this.#exporters.clear();
     this.#references.clear();
-    for (const failure of failures) this.logger.warn("dubbo-ts: a part failed to stop cleanly", failure);
+    this.#leaveShutdownHook?.();
+    for (const failure of failures)
+      this.logger.warn("a part of the application failed to stop cleanly", failure);
   }
 
   async #exportResolved(
@@ -233,13 +268,31 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
 
 /** Creates an application from options, an optional `dubbo.yaml`, and `DUBBO_*` environment variables. */
 export async function createDubbo(options: DubboOptions = {}): Promise<DubboApplication> {
-  const { configFile, env, logger, random, ...overrides } = options;
+  const { configFile, env, logger, logLevel, random, shutdownHook, ...overrides } = options;
+  const environment = env === false ? undefined : (env ?? process.env);
+  const appLogger = applicationLogger(logger, logLevel, environment);
   const config = await loadConfig({
     ...(configFile === undefined ? {} : { file: configFile }),
-    ...(env === false ? {} : { env: env ?? process.env }),
+    ...(environment === undefined ? {} : { env: environment }),
     overrides,
   });
-  const extensions = createExtensions(random === undefined ? {} : { random });
+  const extensions = createExtensions({ logger: appLogger, ...(random === undefined ? {} : { random }) });
   assertExtensionNames(config, extensions);
-  return new DubboApplication(config, extensions, logger ?? consoleLogger, random);
+  return new DubboApplication(config, extensions, appLogger, { random, shutdownHook });
+}
+
+/** The environment variable naming the categories whose debug and trace records are logged. */
+export const TRACE_ENV = "DUBBO_TRACE";
+
+function applicationLogger(
+  given: LogSink | Logger | undefined,
+  level: LogLevel | undefined,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): Logger {
+  if (given !== undefined && isLogger(given)) return given;
+  return createLogger({
+    sink: given,
+    level: level === undefined ? undefined : parseLogLevel(level, "logLevel"),
+    categories: env?.[TRACE_ENV],
+  });
 }

@@ -19,7 +19,7 @@ export type { ExtensionWrapper } from "./extension/extension-point.js";
 export { ExtensionPoint } from "./extension/extension-point.js";
 export { activateFilters, type FilterExtension, filterListKey } from "./extension/filter-extension.js";
 export * from "./java/java-type.js";
-export { consoleLogger, type Logger } from "./logging/logger.js";
+export * from "./logging/index.js";
 export type { Filter, InvokeFn } from "./rpc/filter.js";
 export * from "./rpc/invocation.js";
 export type { Exporter, Invoker, Node, Protocol } from "./rpc/invoker.js";

@@ -1,6 +1,13 @@
-import { Code, DEFAULT_DYNAMIC, DEFAULT_REGISTRY_FILE_CACHE, RpcError, Url } from "../core/index.js";
+import {
+  Code,
+  consoleLogger,
+  DEFAULT_DYNAMIC,
+  DEFAULT_REGISTRY_FILE_CACHE,
+  RpcError,
+  Url,
+} from "../core/index.js";
 import type { NotifyListener, Registry, RegistryLogger } from "./registry.js";
-import { ANY_VALUE, consoleRegistryLogger, EMPTY_PROTOCOL } from "./registry.js";
+import { ANY_VALUE, EMPTY_PROTOCOL } from "./registry.js";
 import { RegistryCacheFile, registryCachePath } from "./registry-cache.js";
 import { categoryOf, isMatch } from "./url-match.js";
 
@@ -30,7 +37,7 @@ export abstract class AbstractRegistry implements Registry {
 
   constructor(url: Url, options: RegistryOptions = {}) {
     this.url = url;
-    this.logger = options.logger ?? consoleRegistryLogger;
+    this.logger = options.logger ?? consoleLogger;
     this.#cache = url.boolean("file.cache", DEFAULT_REGISTRY_FILE_CACHE)
       ? new RegistryCacheFile({
           file: registryCachePath(url),

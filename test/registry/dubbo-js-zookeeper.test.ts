@@ -13,6 +13,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DemoService } from "../../examples/demo-service.js";
 import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
+import { silentLogger } from "../../src/core/index.js";
 import { createDubbo, type DubboApplication } from "../../src/index.js";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 
@@ -59,7 +60,7 @@ async function provide(tag: string, version?: string): Promise<{ port: number; a
   const app = await createDubbo({
     application: { name: `djs-provider-${tag}` },
     env: false,
-    logger: { warn() {}, info() {} },
+    logger: silentLogger,
     registry: { address: `zookeeper://${zk.connectString}`, file: join(dir, `${tag}.cache`) },
     protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
   });

@@ -6,14 +6,9 @@ import {
   SnapshotDirectory,
 } from "../../cluster/index.js";
 import type { ExtensionPoint, Invoker, Protocol, Url } from "../../core/index.js";
+import { consoleLogger } from "../../core/index.js";
 import type { NotifyListener, Registry, RegistryLogger } from "../registry.js";
-import {
-  CATEGORY_KEY,
-  CONFIGURATORS_CATEGORY,
-  consoleRegistryLogger,
-  PROVIDERS_CATEGORY,
-  ROUTERS_CATEGORY,
-} from "../registry.js";
+import { CATEGORY_KEY, CONFIGURATORS_CATEGORY, PROVIDERS_CATEGORY, ROUTERS_CATEGORY } from "../registry.js";
 import { categoryOf, isEmptyUrl } from "../url-match.js";
 import {
   applyConfigurators,
@@ -93,7 +88,7 @@ export class RegistryDirectory extends SnapshotDirectory {
     this.#protocol = options.protocol;
     this.#routerFactories = options.routerFactories;
     this.#builtinRouters = options.builtinRouters ?? [];
-    this.#logger = options.logger ?? consoleRegistryLogger;
+    this.#logger = options.logger ?? consoleLogger;
     this.#overriddenUrl = options.consumerUrl;
   }
 

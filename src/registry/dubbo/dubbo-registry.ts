@@ -8,6 +8,7 @@ import {
   DEFAULT_EMBEDDED_REGISTRY_WATCH_MS,
   DEFAULT_REGISTRY_RETRY_PERIOD_MS,
   DEFAULT_REGISTRY_TIMEOUT_MS,
+  demoteInfo,
   type Invoker,
   RpcError,
   splitList,
@@ -16,7 +17,7 @@ import {
 import { createDubboProtocol, type DubboProtocol } from "../../protocol/dubbo/index.js";
 import type { RegistryOptions } from "../abstract-registry.js";
 import { FailbackRegistry } from "../failback-registry.js";
-import { ANY_VALUE, CATEGORY_KEY, DEFAULT_CATEGORY, type NotifyListener } from "../registry.js";
+import { ANY_VALUE, CATEGORY_KEY, DEFAULT_CATEGORY, type NotifyListener, REGISTRY_LOG } from "../registry.js";
 import type { RegistryFactory } from "../registry-factory.js";
 import { categoryOf, emptyUrl } from "../url-match.js";
 import { EMBEDDED_REGISTRY_SERVICE, RegistryServiceContract, type WatchResult } from "./registry-contract.js";
@@ -76,10 +77,7 @@ export class DubboRegistry extends FailbackRegistry {
         "watch.timeout": String(this.#watchMs + timeoutMs),
       },
     });
-    const logger = this.logger;
-    this.#protocol = createDubboProtocol({
-      logger: { warn: (m: string, e?: unknown) => logger.warn(m, e), info: () => {} },
-    });
+    this.#protocol = createDubboProtocol({ logger: demoteInfo(this.logger, REGISTRY_LOG) });
   }
 
   /**

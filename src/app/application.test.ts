@@ -1,6 +1,19 @@
 import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { BizError, Code, defineService, getRpcContext, java, RpcError, runWithRpcContext } from "../index.js";
+import {
+  BizError,
+  Code,
+  defineService,
+  getRpcContext,
+  java,
+  type LogFields,
+  type LogSink,
+  RpcError,
+  runWithRpcContext,
+} from "../index.js";
 import { createDubbo } from "./application.js";
 
 const Greeter = defineService("com.example.Greeter", {
@@ -94,6 +107,72 @@ describe("application", () => {
       app.refer(Greeter, { url: "dubbo://127.0.0.1:1", cluster: "failovr" }),
       /references\.com\.example\.Greeter\.cluster: "failovr" names no cluster/,
     );
+  });
+
+  it("logging - a pino-shaped logger gets the records; DUBBO_TRACE=app switches on the app's debug records", async () => {
+    const records: Array<{ level: string; fields: LogFields; message: string }> = [];
+    const at = (level: string) => (fields: LogFields, message: string) =>
+      records.push({ level, fields, message });
+    const pino: LogSink = {
+      error: at("error"),
+      warn: at("warn"),
+      info: at("info"),
+      debug: at("debug"),
+      trace: at("trace"),
+    };
+    for (const trace of [undefined, "app"]) {
+      records.length = 0;
+      await using app = await createDubbo({
+        application: { name: "t" },
+        env: trace === undefined ? {} : { DUBBO_TRACE: trace },
+        logger: pino,
+        shutdownHook: false,
+      });
+      await app.export(Greeter, impl, { scope: "local" });
+      await app.refer(Greeter);
+      assert.deepEqual(records[0], {
+        level: "info",
+        fields: {},
+        message: "exported com.example.Greeter in-process only",
+      });
+      const debug = records.filter((r) => r.level === "debug");
+      if (trace === undefined) assert.deepEqual(debug, []);
+      else {
+        assert.equal(debug.length, 1);
+        assert.equal(debug[0]!.fields.category, "app");
+        assert.match(debug[0]!.message, /^referred consumer:\/\/.*com\.example\.Greeter/);
+      }
+    }
+  });
+
+  it("stop - the access log file gets every line, also those of the last seconds", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "dubbo-ts-app-accesslog-"));
+    const file = join(dir, "access.log");
+    try {
+      const provider = await createDubbo({
+        application: { name: "p" },
+        protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+        provider: { accesslog: file },
+        env: false,
+        shutdownHook: false,
+      });
+      const exported = await provider.export(Greeter, impl, { scope: "remote" });
+      await using consumer = await createDubbo({
+        application: { name: "c" },
+        env: false,
+        shutdownHook: false,
+      });
+      const greeter = await consumer.refer(Greeter, { url: `dubbo://127.0.0.1:${exported.urls[0]!.port}` });
+      for (const name of ["a", "b", "c"]) await greeter.greet(name);
+      await provider.stop();
+      const lines = (await readFile(file, "utf8")).trim().split("\n");
+      assert.deepEqual(
+        lines.map((l) => /greet\(java\.lang\.String\) \["(\w)"\]$/.exec(l)?.[1]),
+        ["a", "b", "c"],
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("stop - unexports services; the application refuses new work afterwards", async () => {

@@ -234,6 +234,11 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   ): Promise<ExportedService> {
     const { exporters, urls } = await exportService(this, service, definition, implementation);
     for (const e of exporters) this.#exporters.add(e);
+    const where =
+      urls.length === 0
+        ? "in-process only"
+        : `at ${urls.map((u) => `${u.protocol}://${u.address}`).join(", ")}`;
+    this.logger.info(`exported ${service.interface} ${where}`);
     return {
       urls,
       unexport: async () => {
@@ -256,6 +261,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     const consumerUrl = toReferenceUrl(reference, this.config.application, { timestamp: this.startedAt });
     const invoker = await referInvoker(this, reference, consumerUrl);
     this.#references.add(invoker);
+    this.logger.debug(APP_LOG, `referred ${consumerUrl.toString()}`);
     return invoker;
   }
 
@@ -280,6 +286,9 @@ export async function createDubbo(options: DubboOptions = {}): Promise<DubboAppl
   assertExtensionNames(config, extensions);
   return new DubboApplication(config, extensions, appLogger, { random, shutdownHook });
 }
+
+/** The category of the application's own debug records (`DUBBO_TRACE=app`). */
+const APP_LOG = "app";
 
 /** The environment variable naming the categories whose debug and trace records are logged. */
 export const TRACE_ENV = "DUBBO_TRACE";

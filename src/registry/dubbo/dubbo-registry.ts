@@ -54,6 +54,8 @@ export class DubboRegistry extends FailbackRegistry {
   readonly #loops = new Map<NotifyListener, Map<string, WatchLoop>>();
   #renewTimer: NodeJS.Timeout | undefined;
   #reachable = false;
+  /** When a reachable registry stopped answering, while it does not (for the "restored" record). */
+  #lostAt: number | undefined;
 
   constructor(url: Url, options: RegistryOptions = {}) {
     super(url, options);
@@ -208,13 +210,26 @@ export class DubboRegistry extends FailbackRegistry {
     try {
       known = (await this.#call("renew", [this.clientId, this.#leaseMs])) === true;
     } catch (error) {
+      if (this.#reachable && !this.destroyed) {
+        this.#lostAt = Date.now();
+        this.logger.warn(
+          `embedded registry ${this.#serviceUrl.address}: connection lost (${(error as Error).message}); ` +
+            "retrying, providers are kept meanwhile",
+        );
+      }
       this.#reachable = false;
       throw error;
     }
     const wasReachable = this.#reachable;
     this.#reachable = true;
+    if (this.#lostAt !== undefined) {
+      this.logger.info(
+        `embedded registry ${this.#serviceUrl.address}: connection restored after ${Date.now() - this.#lostAt} ms`,
+      );
+      this.#lostAt = undefined;
+    }
     if (!known && this.registered().length > 0) {
-      this.logger.info?.(
+      this.logger.info(
         `embedded registry ${this.#serviceUrl.address} did not know this client; registering again`,
       );
       await this.recover();

@@ -7,6 +7,11 @@ export {
   type FakeStep,
   unavailableError,
 } from "./fake-invoker.js";
-export { createRecordingLogger, type LogRecord, type RecordingLogger } from "./recording-logger.js";
+export {
+  createRecordingLogger,
+  createRecordingSink,
+  type LogRecord,
+  type RecordingLogger,
+} from "./recording-logger.js";
 export { createSeededRandom } from "./seeded-random.js";
 export { pollUntil, waitFor } from "./wait-for.js";

@@ -1,6 +1,6 @@
 import { createLogger, type LogFields, type Logger, type LogLevel, type LogSink } from "../core/index.js";
 
-/** One record a {@link RecordingLogger} kept. */
+/** One record a recording sink kept. */
 export interface LogRecord {
   readonly level: LogLevel;
   readonly message: string;
@@ -8,14 +8,8 @@ export interface LogRecord {
   readonly error?: unknown;
 }
 
-/** A logger that keeps every record (all levels, every category), for tests to assert on. */
-export interface RecordingLogger extends Logger {
-  readonly records: LogRecord[];
-  /** The messages logged at `level`, in order. */
-  messages(level: LogLevel): string[];
-}
-
-export function createRecordingLogger(): RecordingLogger {
+/** A sink of pino's shape (`level(fields, message)`) that keeps every record it is given. */
+export function createRecordingSink(): { readonly sink: LogSink; readonly records: LogRecord[] } {
   const records: LogRecord[] = [];
   const keep =
     (level: LogLevel) =>
@@ -29,6 +23,18 @@ export function createRecordingLogger(): RecordingLogger {
     debug: keep("debug"),
     trace: keep("trace"),
   };
+  return { sink, records };
+}
+
+/** A logger that keeps every record (all levels, every category), for tests to assert on. */
+export interface RecordingLogger extends Logger {
+  readonly records: LogRecord[];
+  /** The messages logged at `level`, in order. */
+  messages(level: LogLevel): string[];
+}
+
+export function createRecordingLogger(): RecordingLogger {
+  const { sink, records } = createRecordingSink();
   return {
     ...createLogger({ sink, level: "trace" }),
     records,

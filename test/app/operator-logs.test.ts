@@ -1,7 +1,8 @@
 // What an operator needs reaches the application's logger once each, at a sensible level: the
 // providers a consumer gained and lost, a killed provider's dropped connection and the throttled
-// reconnect attempts, and a ZooKeeper outage (lost, then restored). Records are captured through
-// the injected logger; the registry and the provider are real (a ZooKeeper server, a child process).
+// reconnect attempts, a ZooKeeper outage (lost, then restored) and an expired session (recovered).
+// Records are captured through the injected logger; the registry and the provider are real (a
+// ZooKeeper server, a child process).
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +30,18 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** An application on the test's ZooKeeper with a session of `sessionMs`, logging to `logger`. */
+function application(name: string, sessionMs: number, logger: RecordingLogger): Promise<DubboApplication> {
+  return createDubbo({
+    application: { name },
+    env: false,
+    logger,
+    shutdownHook: false,
+    registry: { address: `zookeeper://${zk.connectString}`, sessionMs, file: join(dir, `${name}.cache`) },
+    protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+  });
+}
+
 function matching(logger: RecordingLogger, level: "info" | "warn", pattern: RegExp): string[] {
   return logger.messages(level).filter((m) => pattern.test(m));
 }
@@ -38,17 +51,7 @@ describe("operator logs", () => {
     // The provider's short session lets ZooKeeper drop its node soon after it is killed.
     provider = await spawnRegistryProvider(`zookeeper://${zk.connectString}?session=2000`, "p1");
     const logger = createRecordingLogger();
-    app = await createDubbo({
-      application: { name: "operator-logs-consumer" },
-      env: false,
-      logger,
-      shutdownHook: false,
-      registry: {
-        address: `zookeeper://${zk.connectString}`,
-        sessionMs: 30_000,
-        file: join(dir, "consumer.cache"),
-      },
-    });
+    app = await application("operator-logs-consumer", 30_000, logger);
     const stub = await app.refer(DemoService);
     assert.equal(await stub.whoAmI("ops"), "p1 answers ops");
     const address = provider.address.replace(/\./g, "\\.");
@@ -90,6 +93,23 @@ describe("operator logs", () => {
       30_000,
     );
     assert.equal(matching(logger, "warn", /ZooKeeper .*: connection lost/).length, 1);
+    assert.deepEqual(logger.messages("error"), []);
+    await app.stop();
+    app = undefined;
+  });
+
+  it("logging - an expired ZooKeeper session and its recovery: one warning, one info", async () => {
+    const logger = createRecordingLogger();
+    app = await application("operator-logs-expiry", 2000, logger);
+    await app.export(DemoService, { whoAmI: (caller: string) => caller }, { scope: "remote" });
+    // Freeze this process past its 2 s session, as a long GC pause or a suspended VM would.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4500);
+    await waitFor(
+      "the application logs its recovery on a new session",
+      () => matching(logger, "info", /ZooKeeper .*: connected on a new session/).length === 1,
+      20_000,
+    );
+    assert.equal(matching(logger, "warn", /ZooKeeper .*: session 0x\w+ expired/).length, 1);
     assert.deepEqual(logger.messages("error"), []);
   });
 });

@@ -49,7 +49,9 @@ interface Provider {
   output(): string;
 }
 
-async function startProvider(mode: "default" | "opt-out" | "own-handler"): Promise<Provider> {
+async function startProvider(
+  mode: "default" | "opt-out" | "own-handler" | "hanging-call",
+): Promise<Provider> {
   const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, zk.connectString, mode, dir], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -93,6 +95,26 @@ describe("shutdown hook", () => {
     for (const name of ["signal-a", "signal-b"]) {
       assert.match(provider.output(), new RegExp(`SIGTERM: application ${name} stopped`));
     }
+  });
+
+  it("shutdown - a second SIGTERM while the stop drains a hanging call ends the process at once", async () => {
+    const provider = await startProvider("hanging-call");
+    provider.child.kill("SIGTERM");
+    await waitFor(
+      "the stop began",
+      () => provider.output().includes("stopping application signal-a"),
+      10_000,
+    );
+    provider.child.kill("SIGTERM");
+    // The drain would take 60 s (shutdownWaitMs); the second signal must not wait for it.
+    const exit = await Promise.race([
+      provider.exited,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error("still draining after 20 s")), 20_000).unref(),
+      ),
+    ]);
+    assert.ok(exit.signal === "SIGTERM" || exit.code === 143, `died of SIGTERM, got ${JSON.stringify(exit)}`);
+    assert.doesNotMatch(provider.output(), /application signal-a stopped/);
   });
 
   it("shutdown - with shutdownHook: false the signal kills the process as Node does, leaving its nodes", async () => {

@@ -1,6 +1,6 @@
 // dubbo-ts as an application uses it: the dubbo protocol wrapped with the default filter chains,
 // a typed provider invoker on the server and a typed stub on the client, one shared connection.
-import { Url } from "../../src/core/index.js";
+import { silentLogger, Url } from "../../src/core/index.js";
 import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../src/filter/index.js";
 import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createProviderInvoker, createStub } from "../../src/proxy/index.js";
@@ -14,7 +14,7 @@ import {
 } from "./workloads.js";
 
 const IFACE = EchoService.interfaceName;
-const quiet: Logger = { warn() {}, info() {} };
+const quiet: Logger = silentLogger;
 
 async function startServer(): Promise<EchoServer> {
   const protocol = createDubboProtocol({ logger: quiet, shutdownWaitMs: 1000 });

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { BizError, Code, defineService, getRpcContext, java, RpcError, runWithRpcContext } from "../index.js";
+import { createRecordingSink } from "../testing/index.js";
 import { createDubbo } from "./application.js";
 
 const Greeter = defineService("com.example.Greeter", {
@@ -134,6 +135,60 @@ describe("application", () => {
       // No url in code: it comes from the environment, for the file's entry of this interface.
       const greeter = await consumer.refer(Greeter);
       assert.equal(await greeter.greet("env"), "hi env (undefined)");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("logging - a pino-shaped logger gets the records; DUBBO_TRACE=app switches on the app's debug records", async () => {
+    const { sink: pino, records } = createRecordingSink();
+    for (const trace of [undefined, "app"]) {
+      records.length = 0;
+      await using app = await createDubbo({
+        application: { name: "t" },
+        env: trace === undefined ? {} : { DUBBO_TRACE: trace },
+        logger: pino,
+        shutdownHook: false,
+      });
+      await app.export(Greeter, impl, { scope: "local" });
+      await app.refer(Greeter);
+      assert.equal(records[0]?.level, "info");
+      assert.equal(records[0]?.message, "exported com.example.Greeter in-process only");
+      const debug = records.filter((r) => r.level === "debug");
+      if (trace === undefined) assert.deepEqual(debug, []);
+      else {
+        assert.equal(debug.length, 1);
+        assert.equal(debug[0]!.category, "app");
+        assert.match(debug[0]!.message, /^referred consumer:\/\/.*com\.example\.Greeter/);
+      }
+    }
+  });
+
+  it("stop - the access log file gets every line, also those of the last seconds", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "dubbo-ts-app-accesslog-"));
+    const file = join(dir, "access.log");
+    try {
+      const provider = await createDubbo({
+        application: { name: "p" },
+        protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+        provider: { accesslog: file },
+        env: false,
+        shutdownHook: false,
+      });
+      const exported = await provider.export(Greeter, impl, { scope: "remote" });
+      await using consumer = await createDubbo({
+        application: { name: "c" },
+        env: false,
+        shutdownHook: false,
+      });
+      const greeter = await consumer.refer(Greeter, { url: `dubbo://127.0.0.1:${exported.urls[0]!.port}` });
+      for (const name of ["a", "b", "c"]) await greeter.greet(name);
+      await provider.stop();
+      const lines = (await readFile(file, "utf8")).trim().split("\n");
+      assert.deepEqual(
+        lines.map((l) => /greet\(java\.lang\.String\) \["(\w)"\]$/.exec(l)?.[1]),
+        ["a", "b", "c"],
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

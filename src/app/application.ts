@@ -24,14 +24,20 @@ import {
 } from "../config/index.js";
 import {
   Code,
-  consoleLogger,
+  createLogger,
   currentRpcContext,
   type Exporter,
   type Invoker,
+  isLogger,
+  type Logger,
+  type LogLevel,
+  type LogSink,
   type MethodsDefinition,
+  parseLogLevel,
   RpcError,
   type ServiceDefinition,
   type ServiceImplementation,
+  TRACE_ENV,
   type Url,
 } from "../core/index.js";
 import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
@@ -41,15 +47,32 @@ import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptio
 import { ProtocolSet } from "./protocol-set.js";
 import { type ReferenceSite, referInvoker } from "./reference-invoker.js";
 import { type ExportSite, exportService } from "./service-export.js";
+import { stopOnSignals } from "./shutdown-hook.js";
 
 export type { AppLogger } from "./extensions.js";
 
-export interface DubboOptions extends DubboConfigOptions, ExtensionsOptions {
+export interface DubboOptions extends DubboConfigOptions, Omit<ExtensionsOptions, "logger"> {
   /** A `dubbo.yaml` to load; the options given here override it setting by setting, `DUBBO_*` variables override both. */
   readonly configFile?: string;
   /** Environment for `DUBBO_*` overrides; default `process.env`, `false` for none. */
   readonly env?: Readonly<Record<string, string | undefined>> | false;
-  readonly logger?: AppLogger;
+  /**
+   * Where the application logs: a pino logger (or any object with pino's `error`/`warn`/`info`/
+   * `debug`/`trace(fields, message)` methods), or a Logger made by `createLogger`, which keeps its
+   * own level and categories. Default: one line per record on stderr.
+   */
+  readonly logger?: LogSink | Logger;
+  /**
+   * The lowest level logged (for a sink): `error`, `warn`, `info` (default), `debug`, `trace` or
+   * `silent`. The environment's `DUBBO_TRACE=registry,cluster` (or `all`) switches on the debug
+   * and trace records of those categories (then the default level is `trace`).
+   */
+  readonly logLevel?: LogLevel;
+  /**
+   * Stop gracefully on SIGTERM and SIGINT, as Java's shutdown hook does (default true); see the
+   * README's "Stopping" for what happens with several applications and with your own handlers.
+   */
+  readonly shutdownHook?: boolean;
 }
 
 /** A service exported by the application. */
@@ -116,18 +139,27 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly #exporters = new Set<Exporter>();
   readonly #references = new Set<Invoker>();
   readonly #mocks = new MockImplementations();
+  readonly #leaveShutdownHook: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
 
   constructor(
     loaded: LoadedConfig,
     extensions: Extensions,
     logger: AppLogger,
-    random: () => number = Math.random,
+    options: {
+      readonly random?: (() => number) | undefined;
+      readonly shutdownHook?: boolean | undefined;
+    } = {},
   ) {
+    const random = options.random ?? Math.random;
     this.config = loaded.config;
     this.#layers = loaded.layers;
     this.extensions = extensions;
     this.logger = logger;
+    this.#leaveShutdownHook =
+      options.shutdownHook === false
+        ? undefined
+        : stopOnSignals({ name: loaded.config.application.name, logger, stop: () => this.stop() });
     this.protocols = new ProtocolSet(extensions, logger);
     this.registries = new Registries({ factories: extensions.registry, logger });
     this.clusterContext = {
@@ -240,7 +272,8 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
 
   /**
    * Stops in Dubbo's order: unexport services (unregister, READONLY, drain in-flight calls), then
-   * destroy references, registries and protocols. Safe to call twice.
+   * destroy references, registries and protocols, then close the filters (the access log file gets
+   * its last lines). Safe to call twice; SIGTERM and SIGINT call it unless `shutdownHook: false`.
    */
   stop(): Promise<void> {
     this.#stopController.abort();
@@ -261,9 +294,12 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     await settle([...this.#references].map((r) => r.destroy()));
     await settle([this.registries.destroyAll()]);
     await settle(this.protocols.destroyAll());
+    await settle([...this.extensions.filter.entries()].flatMap(([, f]) => (f.close ? [f.close()] : [])));
     this.#exporters.clear();
     this.#references.clear();
-    for (const failure of failures) this.logger.warn("dubbo-ts: a part failed to stop cleanly", failure);
+    this.#leaveShutdownHook?.();
+    for (const failure of failures)
+      this.logger.warn("a part of the application failed to stop cleanly", failure);
   }
 
   async #exportResolved(
@@ -273,6 +309,11 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   ): Promise<ExportedService> {
     const { exporters, urls } = await exportService(this, service, definition, implementation);
     for (const e of exporters) this.#exporters.add(e);
+    const where =
+      urls.length === 0
+        ? "in-process only"
+        : `at ${urls.map((u) => `${u.protocol}://${u.address}`).join(", ")}`;
+    this.logger.info(`exported ${service.interface} ${where}`);
     return {
       urls,
       unexport: async () => {
@@ -303,6 +344,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     assertMockImplementation(consumerUrl, context, `references.${reference.id}`);
     const invoker = await referInvoker(this, reference, consumerUrl, context);
     this.#references.add(invoker);
+    this.logger.debug(APP_LOG, `referred ${consumerUrl.toString()}`);
     return invoker;
   }
 
@@ -354,14 +396,32 @@ function assertMockImplementation(consumerUrl: Url, context: ClusterContext, pat
  * as warnings.
  */
 export async function createDubbo(options: DubboOptions = {}): Promise<DubboApplication> {
-  const { configFile, env, logger = consoleLogger, random, ...overrides } = options;
+  const { configFile, env, logger, logLevel, random, shutdownHook, ...overrides } = options;
+  const environment = env === false ? undefined : (env ?? process.env);
+  const appLogger = applicationLogger(logger, logLevel, environment);
   const loaded = await loadConfigLayers({
     ...(configFile === undefined ? {} : { file: configFile }),
-    ...(env === false ? {} : { env: env ?? process.env }),
+    ...(environment === undefined ? {} : { env: environment }),
     overrides,
-    warn: (message) => logger.warn(message),
+    warn: (message) => appLogger.warn(message),
   });
-  const extensions = createExtensions(random === undefined ? {} : { random });
+  const extensions = createExtensions({ logger: appLogger, ...(random === undefined ? {} : { random }) });
   assertExtensionNames(loaded.config, extensions);
-  return new DubboApplication(loaded, extensions, logger, random);
+  return new DubboApplication(loaded, extensions, appLogger, { random, shutdownHook });
+}
+
+/** The category of the application's own debug records (`DUBBO_TRACE=app`). */
+const APP_LOG = "app";
+
+function applicationLogger(
+  given: LogSink | Logger | undefined,
+  level: LogLevel | undefined,
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): Logger {
+  if (given !== undefined && isLogger(given)) return given;
+  return createLogger({
+    sink: given,
+    level: level === undefined ? undefined : parseLogLevel(level, "logLevel"),
+    categories: env?.[TRACE_ENV],
+  });
 }

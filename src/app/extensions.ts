@@ -24,7 +24,7 @@ import {
   executesFilterExtension,
   tpsFilterExtension,
 } from "../filter/limits/index.js";
-import { accessLogFilterExtension, timeoutFilterExtension } from "../filter/observe/index.js";
+import { createAccessLogFilter, createTimeoutFilter } from "../filter/observe/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
 import { dubboRegistryFactory } from "../registry/dubbo/index.js";
@@ -66,6 +66,8 @@ export interface Extensions {
 export interface ExtensionsOptions {
   /** Randomness for the balancers; seed it in tests. */
   readonly random?: () => number;
+  /** Where the built-in observing filters (access log, timeout overrun) write. */
+  readonly logger?: Logger;
 }
 
 /** A fresh set of extension points holding the built-in extensions. */
@@ -90,8 +92,8 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
     .register("executes", executesFilterExtension)
     .register("actives", activesFilterExtension)
     .register("tps", tpsFilterExtension)
-    .register("accesslog", accessLogFilterExtension)
-    .register("timeout", timeoutFilterExtension);
+    .register("accesslog", createAccessLogFilter({ logger: options.logger }))
+    .register("timeout", createTimeoutFilter({ logger: options.logger }));
   registerBuiltinClusters(extensions, { rpcStatus, ...(options.random ? { random: options.random } : {}) });
   registerBuiltinRouters(extensions.router);
   registerBuiltinMergers(extensions.merger);

@@ -1,4 +1,4 @@
-import { Code, DEFAULT_PROTOCOL_NAME, RpcError } from "../core/index.js";
+import { Code, DEFAULT_PROTOCOL_NAME, RpcError, TRACE_ENV } from "../core/index.js";
 import { APPLICATION_FIELDS } from "./application-config.js";
 import { CONSUMER_FIELDS } from "./consumer-config.js";
 import { acceptedNames, type FieldTable, fieldFor } from "./fields.js";
@@ -105,7 +105,13 @@ export function readEnvironment(env: Environment, base: OptionsTree, scope?: Ent
   const notices: EnvironmentNotice[] = [];
   for (const name of Object.keys(env).sort()) {
     const value = env[name];
-    if (value === undefined || !name.startsWith("DUBBO_") || CONTAINER_ADDRESS.test(name)) continue;
+    if (
+      value === undefined ||
+      !name.startsWith("DUBBO_") ||
+      CONTAINER_ADDRESS.test(name) ||
+      name === TRACE_ENV
+    )
+      continue;
     const rest = name.slice("DUBBO_".length);
     const rule = RULES.find((r) => rest.startsWith(`${r.prefix}_`));
     if (scope !== undefined && rule?.section !== scope.section) continue;

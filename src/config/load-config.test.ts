@@ -134,6 +134,8 @@ describe("config loading", () => {
         DUBBO_TS_TEST: "1",
         // An id no entry has yet: it waits for app.refer({ id: "other" }), silently.
         DUBBO_REFERENCES_OTHER_TIMEOUT: "100",
+        // The logger's debug categories: read by createDubbo, not a setting, never a warning.
+        DUBBO_TRACE: "registry",
       },
       warn: (message) => warnings.push(message),
     });
@@ -158,6 +160,7 @@ describe("config loading", () => {
     }
     assert.ok(warnings.some((w) => w.includes("did you mean DUBBO_CONSUMER_TIMEOUT?")));
     assert.ok(!warnings.some((w) => w.includes("DUBBO_REFERENCES_OTHER_TIMEOUT")));
+    assert.ok(!warnings.some((w) => w.includes("DUBBO_TRACE")));
   });
 
   it("loadConfigFile - an unknown key gets a suggestion and the file's name", async () => {

@@ -21,7 +21,7 @@ export { activateFilters, type FilterExtension, filterListKey } from "./extensio
 export * from "./java/java-slots.js";
 export * from "./java/java-type.js";
 export * from "./java/java-value-check.js";
-export { consoleLogger, type Logger } from "./logging/logger.js";
+export * from "./logging/index.js";
 export type { Filter, InvokeFn } from "./rpc/filter.js";
 export * from "./rpc/invocation.js";
 export type { Exporter, Invoker, Node, Protocol } from "./rpc/invoker.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { describe, it } from "node:test";
-import { Code, RpcError } from "../core/index.js";
+import { Code, RpcError, silentLogger } from "../core/index.js";
 import {
   createBackoff,
   createConnectionHolder,
@@ -14,7 +14,7 @@ import { createExchangeClient, type ExchangeClient } from "./exchange-client.js"
 import { createExchangeServer } from "./exchange-server.js";
 import { codeFromStatus, Status } from "./status.js";
 
-const quiet: Logger = { warn() {}, info() {} };
+const quiet: Logger = silentLogger;
 const call = { service: "demo.Svc", method: "m" };
 
 function managedFactory(host: string) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer, type Server, type Socket } from "node:net";
 import { describe, it } from "node:test";
-import { Code, RpcError } from "../core/index.js";
+import { Code, RpcError, silentLogger } from "../core/index.js";
 import { createManagedConnection, type Logger } from "../transport/index.js";
 import { hessian2EventCodec } from "./event-codec.js";
 import { createExchangeClient, type ExchangeClient } from "./exchange-client.js";
@@ -10,7 +10,7 @@ import { encodeHeader, FLAG_EVENT, FLAG_REQUEST, FLAG_TWOWAY } from "./header.js
 import { Status } from "./status.js";
 
 const call = { service: "org.apache.dubbo.demo.DemoService", method: "sayHello" };
-const quiet: Logger = { warn() {}, info() {} };
+const quiet: Logger = silentLogger;
 
 function until(predicate: () => boolean, what: string, limitMs = 5000): Promise<void> {
   return waitFor(what, predicate, limitMs);

@@ -1,6 +1,13 @@
-import { Code, DEFAULT_DYNAMIC, DEFAULT_REGISTRY_FILE_CACHE, RpcError, Url } from "../core/index.js";
+import {
+  Code,
+  consoleLogger,
+  DEFAULT_DYNAMIC,
+  DEFAULT_REGISTRY_FILE_CACHE,
+  RpcError,
+  Url,
+} from "../core/index.js";
 import type { NotifyListener, Registry, RegistryLogger } from "./registry.js";
-import { ANY_VALUE, consoleRegistryLogger, EMPTY_PROTOCOL } from "./registry.js";
+import { ANY_VALUE, EMPTY_PROTOCOL, REGISTRY_LOG } from "./registry.js";
 import { RegistryCacheFile, registryCachePath } from "./registry-cache.js";
 import { categoryOf, isMatch } from "./url-match.js";
 
@@ -30,7 +37,7 @@ export abstract class AbstractRegistry implements Registry {
 
   constructor(url: Url, options: RegistryOptions = {}) {
     this.url = url;
-    this.logger = options.logger ?? consoleRegistryLogger;
+    this.logger = options.logger ?? consoleLogger;
     this.#cache = url.boolean("file.cache", DEFAULT_REGISTRY_FILE_CACHE)
       ? new RegistryCacheFile({
           file: registryCachePath(url),
@@ -147,6 +154,20 @@ export abstract class AbstractRegistry implements Registry {
     listener(batch);
   }
 
+  /**
+   * Reports a remote operation that failed: a warning on a live registry; only a debug record while
+   * the registry is unreachable, because that failure is expected and its connection loss was
+   * already logged once (by the registry's session).
+   */
+  protected reportFailure(message: string, error: unknown): void {
+    if (this.isAvailable()) {
+      this.logger.warn(message, error);
+    } else {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.debug(REGISTRY_LOG, `${message}: ${reason}`);
+    }
+  }
+
   /** The URLs the cache file holds for a subscription, or none. */
   protected cachedUrls(url: Url): Url[] {
     return this.#cache?.urls(url.serviceKey, Url.parse) ?? [];
@@ -160,7 +181,7 @@ export abstract class AbstractRegistry implements Registry {
       try {
         await this.unregister(url);
       } catch (error) {
-        this.logger.warn(`destroy: could not unregister ${url.toString()} from ${this.url.address}`, error);
+        this.reportFailure(`destroy: could not unregister ${url.toString()} from ${this.url.address}`, error);
       }
     }
     for (const { url, listeners } of this.subscribed()) {
@@ -168,7 +189,7 @@ export abstract class AbstractRegistry implements Registry {
         try {
           await this.unsubscribe(url, listener);
         } catch (error) {
-          this.logger.warn(
+          this.reportFailure(
             `destroy: could not unsubscribe ${url.serviceKey} from ${this.url.address}`,
             error,
           );

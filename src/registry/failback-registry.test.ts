@@ -3,14 +3,14 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { Url } from "../core/index.js";
+import { silentLogger, Url } from "../core/index.js";
 import { waitFor } from "../testing/index.js";
 import { FailbackRegistry } from "./failback-registry.js";
 import type { NotifyListener, RegistryLogger } from "./registry.js";
 
 const dir = mkdtempSync(join(tmpdir(), "dubbo-ts-failback-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const logger: RegistryLogger = { warn() {} };
+const logger: RegistryLogger = silentLogger;
 let n = 0;
 
 /** A registry whose remote side fails the next `failures` calls of each operation, then works. */

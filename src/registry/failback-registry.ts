@@ -66,7 +66,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
         await super.unregister(url);
         throw this.#error("register", url, error);
       }
-      this.logger.warn(this.#error("register", url, error).message, error);
+      this.#logRetry("register", url, error);
       this.#add("register", url);
     }
   }
@@ -79,7 +79,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
       await this.doUnregister(url);
     } catch (error) {
       if (this.#check(url) && url.protocol !== CONSUMER_PROTOCOL) throw this.#error("unregister", url, error);
-      this.logger.warn(this.#error("unregister", url, error).message, error);
+      this.#logRetry("unregister", url, error);
       this.#add("unregister", url);
     }
   }
@@ -101,7 +101,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
         await super.unsubscribe(url, listener);
         throw this.#error("subscribe", url, error);
       } else {
-        this.logger.warn(this.#error("subscribe", url, error).message, error);
+        this.#logRetry("subscribe", url, error);
       }
       this.#add("subscribe", url, listener);
     }
@@ -114,7 +114,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
       await this.doUnsubscribe(url, listener);
     } catch (error) {
       if (this.#check(url)) throw this.#error("unsubscribe", url, error);
-      this.logger.warn(this.#error("unsubscribe", url, error).message, error);
+      this.#logRetry("unsubscribe", url, error);
       this.#add("unsubscribe", url, listener);
     }
   }
@@ -153,7 +153,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
     for (const url of this.registered()) {
       work.push(
         this.doRegister(url).catch((error: unknown) => {
-          this.logger.warn(this.#error("re-register", url, error).message, error);
+          this.#logRetry("re-register", url, error);
           this.#add("register", url);
         }),
       );
@@ -168,7 +168,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
       for (const listener of listeners) {
         work.push(
           this.doSubscribe(url, listener).catch((error: unknown) => {
-            this.logger.warn(this.#error("re-subscribe", url, error).message, error);
+            this.#logRetry("re-subscribe", url, error);
             this.#add("subscribe", url, listener);
           }),
         );
@@ -190,6 +190,15 @@ export abstract class FailbackRegistry extends AbstractRegistry {
 
   #check(url: Url): boolean {
     return this.url.boolean("check", DEFAULT_CHECK) && url.boolean("check", DEFAULT_CHECK);
+  }
+
+  /** Reports an operation left to the retry timer. */
+  #logRetry(operation: string, url: Url, error: unknown): void {
+    this.reportFailure(
+      `could not ${operation} ${url.serviceKey} at registry ${this.url.address}; ` +
+        `retrying every ${this.#retryPeriodMs} ms (retry.period)`,
+      error,
+    );
   }
 
   #error(operation: string, url: Url, cause: unknown): RpcError {
@@ -273,7 +282,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
         } catch (error) {
           if (this.#retryTimes >= 0 && task.attempts >= this.#retryTimes && this.#failed.get(key) === task) {
             this.#failed.delete(key);
-            this.logger.warn(
+            this.reportFailure(
               `giving up on ${task.kind} ${task.url.serviceKey} at ${this.url.address} after ${task.attempts} retries ` +
                 `(retry.times=${this.#retryTimes}; it is tried again when the registry recovers)`,
               error,

@@ -3,14 +3,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { Url } from "../core/index.js";
+import { silentLogger, Url } from "../core/index.js";
 import { properties, renderProperties } from "./properties-format.js";
 import type { RegistryLogger } from "./registry.js";
 import { RegistryCacheFile, registryCachePath } from "./registry-cache.js";
 
 const dir = mkdtempSync(join(tmpdir(), "dubbo-ts-cache-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const logger: RegistryLogger = { warn() {} };
+const logger: RegistryLogger = silentLogger;
 let n = 0;
 const file = () => join(dir, `c${++n}`, "registry.cache");
 const url = (port: number) =>

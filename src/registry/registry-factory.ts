@@ -1,6 +1,12 @@
-import { Code, DEFAULT_REGISTRY_PROTOCOL, ExtensionPoint, RpcError, type Url } from "../core/index.js";
+import {
+  Code,
+  consoleLogger,
+  DEFAULT_REGISTRY_PROTOCOL,
+  ExtensionPoint,
+  RpcError,
+  type Url,
+} from "../core/index.js";
 import type { Registry, RegistryLogger } from "./registry.js";
-import { consoleRegistryLogger } from "./registry.js";
 
 /** What a registry factory receives besides the registry URL. */
 export interface RegistryContext {
@@ -46,7 +52,7 @@ export class Registries {
 
   constructor(options: RegistriesOptions) {
     this.#factories = options.factories;
-    this.#logger = options.logger ?? consoleRegistryLogger;
+    this.#logger = options.logger ?? consoleLogger;
   }
 
   /** The cache key of a registry URL: protocol, credentials, address, path and the remaining parameters. */

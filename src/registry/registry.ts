@@ -39,17 +39,14 @@ export interface Registry {
 }
 
 /**
- * Where a registry reports what it recovered from (failed retries, unreadable nodes, cache errors):
- * the application's `Logger`, of which a registry needs only `warn`.
+ * Where a registry reports what it recovered from (failed retries, unreadable nodes, cache errors)
+ * and what an operator watches (connection lost and restored, providers added and removed): the
+ * application's `Logger`. Registry `debug`/`trace` records use the category `registry`.
  */
-export type RegistryLogger = Pick<Logger, "warn"> & Partial<Pick<Logger, "info">>;
+export type RegistryLogger = Logger;
 
-export const consoleRegistryLogger: RegistryLogger = {
-  warn(message, error) {
-    if (error === undefined) console.warn(`[dubbo-ts registry] ${message}`);
-    else console.warn(`[dubbo-ts registry] ${message}`, error);
-  },
-};
+/** The category of the registry layer's `debug`/`trace` records (`DUBBO_TRACE=registry`). */
+export const REGISTRY_LOG = "registry";
 
 /** URL parameter keys and values of the registry layer (Java's names). */
 export const CATEGORY_KEY = "category";

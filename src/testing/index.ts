@@ -1,4 +1,5 @@
-// Test helpers shared by every layer's tests: scripted fake providers and seeded randomness.
+// Test helpers shared by every layer's tests: scripted fake providers, seeded randomness, and a
+// logger that keeps its records.
 export {
   createFakeInvokers,
   FakeInvoker,
@@ -6,5 +7,11 @@ export {
   type FakeStep,
   unavailableError,
 } from "./fake-invoker.js";
+export {
+  createRecordingLogger,
+  createRecordingSink,
+  type LogRecord,
+  type RecordingLogger,
+} from "./recording-logger.js";
 export { createSeededRandom } from "./seeded-random.js";
 export { pollUntil, waitFor } from "./wait-for.js";

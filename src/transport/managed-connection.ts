@@ -51,6 +51,14 @@ export interface ManagedConnectionOptions {
 /** How many backoff steps a link that dropped right after connecting costs (SOFARPC uses ×5). */
 const EARLY_DROP_PENALTY_STEPS = 2;
 
+/** The category of the transport's debug records (`DUBBO_TRACE=transport`). */
+const TRANSPORT_LOG = "transport";
+
+/** Failed reconnect attempts are logged at the 1st, 2nd, 4th, 8th…: a long outage stays a few lines. */
+function isLoggedAttempt(failures: number): boolean {
+  return (failures & (failures - 1)) === 0;
+}
+
 /** Keeps one {@link Connectable} up: reconnects with exponential backoff and jitter after it drops. */
 export function createManagedConnection<C extends Connectable>(
   target: C,
@@ -66,6 +74,8 @@ export function createManagedConnection<C extends Connectable>(
   let nextRetryAt = 0;
   let connectedAt = 0;
   let lastError: Error | undefined;
+  /** Failed attempts since the link was last up (for the throttled records). */
+  let failures = 0;
 
   function setState(next: ConnectionState): void {
     if (state === next) return;
@@ -96,6 +106,10 @@ export function createManagedConnection<C extends Connectable>(
       () => {
         attempt = undefined;
         if (state === "closed") return;
+        if (failures > 0) {
+          logger.info(`connection to ${target.address} restored after ${failures} failed attempts`);
+          failures = 0;
+        }
         connectedAt = Date.now();
         // Between connect() resolving and now the link may already have dropped.
         if (target.isConnected) setState("alive");
@@ -107,6 +121,10 @@ export function createManagedConnection<C extends Connectable>(
         if (state !== "closed") {
           setState("retrying");
           scheduleRetry();
+          failures += 1;
+          const next = `reconnect attempt ${failures} failed: ${lastError.message}; next in ${Math.max(0, nextRetryAt - Date.now())} ms`;
+          if (isLoggedAttempt(failures)) logger.info(next);
+          else logger.debug(TRANSPORT_LOG, next);
         }
         throw lastError;
       },
@@ -126,6 +144,9 @@ export function createManagedConnection<C extends Connectable>(
       );
     } else {
       backoff.reset();
+      logger.warn(
+        `connection to ${target.address} lost${error === undefined ? "" : ` (${error.message.trim()})`}; reconnecting`,
+      );
     }
     setState("retrying");
     scheduleRetry();

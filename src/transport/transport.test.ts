@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { createServer, type Server, type Socket } from "node:net";
 import { describe, it } from "node:test";
 import { Code, RpcError } from "../core/index.js";
-import { waitFor } from "../testing/index.js";
+import { createRecordingLogger, waitFor } from "../testing/index.js";
 import type { Channel, ChannelHandler } from "./channel.js";
 import { connectTransport } from "./client.js";
-import type { Logger } from "./logger.js";
 import { listenTransport, type ServerHandler } from "./server.js";
 
 function header(id: number, bodyLength: number): Buffer {
@@ -43,10 +42,7 @@ function recordingHandler(): ChannelHandler & {
   return handler;
 }
 
-function capturingLogger(): Logger & { warnings: string[] } {
-  const warnings: string[] = [];
-  return { warnings, warn: (m) => warnings.push(m), info() {} };
-}
+const capturingLogger = createRecordingLogger;
 
 function until(predicate: () => boolean, what: string, limitMs = 3000): Promise<void> {
   return waitFor(what, predicate, limitMs);
@@ -102,7 +98,7 @@ describe("transport", () => {
     try {
       await secondHandler.closedOnce;
       assert.equal(second.isConnected, false);
-      assert.ok(logger.warnings.some((w) => /`accepts`/.test(w) && /1 connections/.test(w)));
+      assert.ok(logger.messages("warn").some((w) => /`accepts`/.test(w) && /1 connections/.test(w)));
       first.send(header(5, 2), Buffer.from("ok"));
       await until(() => serverSide.frames.length === 1, "the first client's frame");
       assert.equal(first.isConnected, true);

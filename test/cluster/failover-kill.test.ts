@@ -3,8 +3,8 @@
 // promise is that no call fails and the survivors take over. Counts only, no timing assertions.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { type AppLogger, createDubbo, Url } from "../../src/index.js";
-import { pollUntil } from "../../src/testing/index.js";
+import { createDubbo, Url } from "../../src/index.js";
+import { createRecordingLogger, pollUntil } from "../../src/testing/index.js";
 import { CLUSTER_SERVICE_INTERFACE, ClusterService } from "./fixtures/cluster-service.js";
 import { describeFailures, type Load, seededRandom, startLoad } from "./load.js";
 import {
@@ -24,10 +24,7 @@ const PROVIDER_LATENCY_MS = 10;
 const started: ClusterProvider[] = [];
 after(() => killAll(started));
 
-function collectingLogger(): AppLogger & { readonly warnings: string[] } {
-  const warnings: string[] = [];
-  return { warnings, warn: (message) => warnings.push(message), info: () => {} };
-}
+const collectingLogger = createRecordingLogger;
 
 async function killMidLoad(signal: "SIGKILL" | "SIGTERM") {
   const providers = await spawnClusterProviders([
@@ -89,7 +86,7 @@ describe("cluster failover over real sockets (3 provider processes)", () => {
       assert.equal(
         outcomes.filter((o) => o.error !== undefined).length,
         0,
-        `${describeFailures(outcomes)}\nconsumer warnings: ${result.logger.warnings.slice(0, 5).join("\n")}`,
+        `${describeFailures(outcomes)}\nconsumer warnings: ${result.logger.messages("warn").slice(0, 5).join("\n")}`,
       );
       assert.equal(outcomes.length, load.issued, "every issued call settled");
 

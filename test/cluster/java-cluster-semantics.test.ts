@@ -4,6 +4,7 @@
 // no provider can (never after a business exception).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { silentLogger } from "../../src/core/index.js";
 import {
   BizError,
   Code,
@@ -17,7 +18,7 @@ import {
 import { startEmbeddedRegistry } from "../../src/registry/dubbo/index.js";
 import { ClusterService } from "./fixtures/cluster-service.js";
 
-const quiet = { warn: () => {}, info: () => {} };
+const quiet = silentLogger;
 
 /** Another contract: a provider exporting only this answers status 60 for ClusterService. */
 const OtherService = defineService("demo.OtherService", {

@@ -3,6 +3,7 @@
 // the same providers and the same load, gives it its third. Shares only, no timing assertions.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { silentLogger } from "../../src/core/index.js";
 import { createDubbo } from "../../src/index.js";
 import { ClusterService } from "./fixtures/cluster-service.js";
 import { describeFailures, seededRandom, startLoad } from "./load.js";
@@ -34,7 +35,7 @@ async function sharesUnder(loadbalance: string): Promise<Map<string, number>> {
     application: { name: `consumer-${loadbalance}` },
     env: false,
     random: seededRandom(7_331),
-    logger: { warn: () => {}, info: () => {} },
+    logger: silentLogger,
   });
   const stub = await app.refer(ClusterService, {
     url: directUrls(providers),

@@ -18,7 +18,7 @@ import {
   withCallOptions,
 } from "../../src/index.js";
 import { createDubboProtocol, type DubboInvoker } from "../../src/protocol/dubbo/index.js";
-import { waitFor } from "../../src/testing/index.js";
+import { createRecordingLogger, waitFor } from "../../src/testing/index.js";
 
 const TimeoutService = defineService("demo.TimeoutService", {
   /** Answers the provider's name: at once, never (until the test ends), or after 300 ms. */
@@ -38,8 +38,7 @@ interface TestProvider {
 
 const LATE_ANSWER_MS = 300;
 /** What the applications warned about (a provider's overrun, failsafe's swallowed failure). */
-const warnings: string[] = [];
-const logger = { warn: (message: string) => void warnings.push(message), info: () => {} };
+const logger = createRecordingLogger();
 const applications: DubboApplication[] = [];
 const gates: Array<() => void> = [];
 const providers = new Map<Behaviour, TestProvider>();
@@ -139,7 +138,9 @@ describe("per-attempt timeouts (dubbo protocol, loopback)", () => {
     const stub = await app.refer(TimeoutService, { url: urlOf("hung"), cluster: "failsafe", timeoutMs: 200 });
     assert.equal(await stub.whoami("x"), null);
     assert.ok(
-      warnings.some((w) => /failsafe ignored a failure of demo\.TimeoutService method whoami/.test(w)),
+      logger
+        .messages("warn")
+        .some((w) => /failsafe ignored a failure of demo\.TimeoutService method whoami/.test(w)),
     );
   });
 

@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { createExtensions } from "../../src/app/extensions.js";
 import { createClusterInvoker, createStaticDirectory } from "../../src/cluster/index.js";
+import { silentLogger } from "../../src/core/index.js";
 import { Code, createDubbo, RpcError, Url } from "../../src/index.js";
 import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createStub } from "../../src/proxy/index.js";
@@ -18,7 +19,7 @@ import { CLUSTER_SERVICE_INTERFACE, ClusterService } from "./fixtures/cluster-se
 import { seededRandom } from "./load.js";
 import { type ClusterProvider, killAll, spawnClusterProviders } from "./spawn-cluster-provider.js";
 
-const quiet = { warn: () => {}, info: () => {} };
+const quiet = silentLogger;
 const CALLS = 60;
 
 let providers: ClusterProvider[] = [];

@@ -4,12 +4,13 @@
 // the calls 3:1 from the first call.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { silentLogger } from "../../src/core/index.js";
 import { createDubbo, type DubboApplication } from "../../src/index.js";
 import { ClusterService } from "./fixtures/cluster-service.js";
 import { seededRandom } from "./load.js";
 
 const CALLS = 400;
-const quiet = { warn: () => {}, info: () => {} };
+const quiet = silentLogger;
 
 async function startProvider(id: string, apps: DubboApplication[]): Promise<number> {
   const app = await createDubbo({

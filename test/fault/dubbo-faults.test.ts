@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { after, describe, it } from "node:test";
-import { Code, isRetryable, RpcError, Url } from "../../src/core/index.js";
+import { Code, isRetryable, RpcError, silentLogger, Url } from "../../src/core/index.js";
 import { createDubboProtocol, type DubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createStub } from "../../src/proxy/index.js";
 import { pollUntil } from "../../src/testing/index.js";
@@ -9,7 +9,7 @@ import type { Logger } from "../../src/transport/index.js";
 import { FaultService } from "./fixtures/fault-service.js";
 import { type ProviderProcess, spawnProvider } from "./spawn-provider.js";
 
-const quiet: Logger = { warn() {}, info() {} };
+const quiet: Logger = silentLogger;
 const children: ProviderProcess[] = [];
 const protocols: DubboProtocol[] = [];
 

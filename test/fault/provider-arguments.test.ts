@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { after, describe, it } from "node:test";
-import { java, Url } from "../../src/core/index.js";
+import { java, silentLogger, Url } from "../../src/core/index.js";
 import { encodeHeader, FLAG_REQUEST, FLAG_TWOWAY } from "../../src/exchange/header.js";
 import { createDubboProtocol, type DubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createStub } from "../../src/proxy/index.js";
@@ -87,7 +87,7 @@ async function provider(): Promise<ProviderProcess> {
 }
 
 async function stubFor(port: number) {
-  const protocol = createDubboProtocol({ logger: { warn() {}, info() {} } });
+  const protocol = createDubboProtocol({ logger: silentLogger });
   protocols.push(protocol);
   const url = Url.parse(
     `dubbo://127.0.0.1:${port}/demo.FaultService?interface=demo.FaultService&timeout=10000`,

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DemoService } from "../../examples/demo-service.js";
+import { silentLogger } from "../../src/core/index.js";
 import { createDubbo, type DubboApplication } from "../../src/index.js";
 import { useZooKeeper } from "./zookeeper-fixture.js";
 
@@ -35,7 +36,7 @@ async function provide(tag: string, version?: string): Promise<{ port: number; a
   const app = await createDubbo({
     application: { name: `djs-provider-${tag}` },
     env: false,
-    logger: { warn() {}, info() {} },
+    logger: silentLogger,
     registry: { address: `zookeeper://${fixture.zk.connectString}`, file: join(fixture.dir, `${tag}.cache`) },
     protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
   });

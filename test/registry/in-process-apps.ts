@@ -2,6 +2,7 @@
 // registries and dubbo protocol (as separate applications would have), released through `cleanups`.
 
 import type { Url } from "../../src/core/index.js";
+import { silentLogger } from "../../src/core/index.js";
 import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../src/filter/index.js";
 import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createProviderInvoker, createStub } from "../../src/proxy/index.js";
@@ -41,7 +42,7 @@ export function inProcessApps(
 ): InProcessApps {
   function application() {
     const registries = new Registries({ factories: createRegistryFactories([factory]), logger: quietLogger });
-    const dubbo = createDubboProtocol({ logger: { warn() {}, info() {} }, shutdownWaitMs: 500 });
+    const dubbo = createDubboProtocol({ logger: silentLogger, shutdownWaitMs: 500 });
     cleanups.push(
       () => registries.destroyAll(),
       () => dubbo.destroy(),

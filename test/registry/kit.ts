@@ -13,7 +13,14 @@ import {
   registerBuiltinClusters,
   registerBuiltinRouters,
 } from "../../src/cluster/index.js";
-import { defineService, ExtensionPoint, java, Url } from "../../src/core/index.js";
+import {
+  consoleLogger,
+  defineService,
+  ExtensionPoint,
+  java,
+  silentLogger,
+  Url,
+} from "../../src/core/index.js";
 import type { ClusterBuilder } from "../../src/registry/protocol/index.js";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 
@@ -22,9 +29,7 @@ export const DemoService = defineService(IFACE, {
   whoAmI: { args: [java.String], returns: java.String },
 });
 
-export const quietLogger = process.env.REGISTRY_TEST_LOG
-  ? { warn: (m: string, e?: unknown) => console.log("WARN", m, e instanceof Error ? e.message : "") }
-  : { warn() {} };
+export const quietLogger = process.env.REGISTRY_TEST_LOG ? consoleLogger : silentLogger;
 
 /** A provider URL in the shape `toServiceUrl` gives (port 0: the protocol binds a free one). */
 export function providerUrl(application: string, extra: Record<string, string> = {}): Url {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { weightOf } from "../../src/cluster/loadbalance/weight.js";
-import { Code, createInvocation, RpcError, Url } from "../../src/core/index.js";
+import { Code, createInvocation, RpcError, silentLogger, Url } from "../../src/core/index.js";
 import { createDubbo } from "../../src/index.js";
 import { zookeeperRegistryFactory } from "../../src/registry/index.js";
 import type { RegistryReference } from "../../src/registry/protocol/index.js";
@@ -152,7 +152,7 @@ describe("provider settings reach consumers through ZooKeeper", () => {
     const app = await createDubbo({
       application: { name: "delayed-provider" },
       env: false,
-      logger: { warn() {}, info() {} },
+      logger: silentLogger,
       registry: { address: registry.toString() },
       protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
     });

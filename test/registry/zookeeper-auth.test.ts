@@ -10,6 +10,7 @@ import { after, before, describe, test } from "node:test";
 import zookeeper from "node-zookeeper-client";
 import { DemoService } from "../../examples/demo-service.js";
 import { fourLetterWord, startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
+import { silentLogger } from "../../src/core/index.js";
 import { createDubbo, type DubboApplication } from "../../src/index.js";
 
 const USER = "registry-user";
@@ -65,7 +66,7 @@ async function application(
   const app = await createDubbo({
     application: { name },
     env: false,
-    logger: { warn() {}, info() {} },
+    logger: silentLogger,
     registry: { address, file: join(dir, `${name}.cache`), ...extra },
     protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
   });

@@ -12,6 +12,7 @@ import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DemoService } from "../../examples/demo-service.js";
 import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
+import { consoleLogger, silentLogger } from "../../src/core/index.js";
 import { createDubbo, type DubboApplication } from "../../src/index.js";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 import { waitFor } from "./kit.js";
@@ -20,12 +21,7 @@ const IFACE = "org.apache.dubbo.demo.DemoService";
 const PROVIDERS = `/dubbo/${IFACE}/providers`;
 const CONSUMERS = `/dubbo/${IFACE}/consumers`;
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const quiet = process.env.REGISTRY_TEST_LOG
-  ? {
-      warn: (m: string, e?: unknown) => console.log("WARN", m, e instanceof Error ? e.message : ""),
-      info() {},
-    }
-  : { warn() {}, info() {} };
+const quiet = process.env.REGISTRY_TEST_LOG ? consoleLogger : silentLogger;
 
 let zk: ZooKeeperServer;
 let dir: string;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type AppLogger, createDubbo } from "../../src/app/index.js";
-import { Code, defineService, java, RpcError } from "../../src/core/index.js";
+import { Code, defineService, java, RpcError, silentLogger } from "../../src/core/index.js";
 import { urlToRegistry } from "../../src/registry/protocol/registry-urls.js";
 import { createTestCertificates, type TestCertificates } from "./certificates.js";
 
@@ -12,7 +12,7 @@ const Greeter = defineService("com.example.tls.Greeter", {
 const impl = { greet: (name: string) => `hello ${name}` };
 
 /** Handshake failures are logged by design; keep them out of the test output. */
-const quiet: AppLogger = { warn: () => {}, info: () => {} };
+const quiet: AppLogger = silentLogger;
 
 function isRpcError(code: Code, pattern: RegExp): (e: unknown) => boolean {
   return (e) => {

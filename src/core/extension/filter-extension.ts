@@ -16,6 +16,8 @@ import type { ExtensionPoint } from "./extension-point.js";
 export interface FilterExtension {
   readonly filter: Filter;
   readonly activate?: Activation | undefined;
+  /** Called once when the application stops, after its services drained: flush buffers, stop timers. */
+  readonly close?: (() => Promise<void>) | undefined;
 }
 
 /** The URL key that lists a side's filters: `service.filter` (provider) or `reference.filter` (consumer). */

@@ -1,9 +1,11 @@
 import { appendFile } from "node:fs/promises";
 import {
+  consoleLogger,
   DEFAULT_ACCESSLOG_FLUSH_MS,
   type Filter,
   type FilterExtension,
   type Invocation,
+  type Logger,
   type Url,
 } from "../../core/index.js";
 
@@ -11,12 +13,10 @@ import {
 const MAX_BUFFERED_LINES = 5000;
 
 export interface AccessLogOptions {
-  /** Where `accesslog=true` lines go (default: console.info). */
-  readonly log?: (line: string) => void;
+  /** `accesslog=true` lines are its `info` records; failed file writes its warnings. */
+  readonly logger?: Logger | undefined;
   /** ms between flushes of a file log (default 5000). */
   readonly flushMs?: number;
-  /** Reports a failed file write (default: console.warn). */
-  readonly onError?: (message: string, error: unknown) => void;
 }
 
 function pad(n: number, width = 2): string {
@@ -63,35 +63,35 @@ interface FileLog {
 
 /**
  * Provider side (Java's AccessLogFilter), on with `accesslog`: `true`/`default` sends each call's
- * line to the log; any other value is a file path the lines are appended to, buffered (at most 5000
- * lines) and written asynchronously every `flushMs`, so the call path never waits for the disk.
+ * line to the logger (`info`); any other value is a file path the lines are appended to, buffered
+ * (at most 5000 lines) and written asynchronously every `flushMs`, so the call path never waits for
+ * the disk. `close` (the application's stop, after its services drained) writes what is buffered.
  */
-export function createAccessLogFilter(options: AccessLogOptions = {}): Filter {
-  const log = options.log ?? ((line: string) => console.info(line));
+export function createAccessLogFilter(options: AccessLogOptions = {}): FilterExtension {
+  const logger = options.logger ?? consoleLogger;
   const flushMs = options.flushMs ?? DEFAULT_ACCESSLOG_FLUSH_MS;
-  const onError =
-    options.onError ?? ((message: string, error: unknown) => console.warn(`[dubbo-ts] ${message}`, error));
   const files = new Map<string, FileLog>();
   let timer: NodeJS.Timeout | undefined;
 
-  function flush(): void {
+  function flush(): Promise<void> {
     for (const [path, file] of files) {
       if (file.lines.length === 0) continue;
       const text = `${file.lines.join("\n")}\n`;
       file.lines = [];
       file.writing = file.writing
         .then(() => appendFile(path, text))
-        .catch((error: unknown) => onError(`could not write the access log ${path}`, error));
+        .catch((error: unknown) => logger.warn(`could not write the access log ${path}`, error));
     }
+    return Promise.all([...files.values()].map((f) => f.writing)).then(() => {});
   }
 
   function schedule(): void {
     if (timer !== undefined) return;
-    timer = setInterval(flush, flushMs);
+    timer = setInterval(() => void flush(), flushMs);
     timer.unref();
   }
 
-  return (next, invoker) => {
+  const filter: Filter = (next, invoker) => {
     const url = invoker.url;
     const setting = url.get("accesslog");
     if (setting === undefined || setting === "" || setting === "false") return next;
@@ -99,7 +99,7 @@ export function createAccessLogFilter(options: AccessLogOptions = {}): Filter {
     return (inv) => {
       try {
         const line = formatAccessLine(inv, url);
-        if (toLog) log(line);
+        if (toLog) logger.info(line);
         else {
           let file = files.get(setting);
           if (file === undefined) {
@@ -110,16 +110,19 @@ export function createAccessLogFilter(options: AccessLogOptions = {}): Filter {
           schedule();
         }
       } catch (error) {
-        onError("could not format an access log line", error);
+        logger.warn("could not format an access log line", error);
       }
       return next(inv);
     };
   };
+
+  return Object.freeze({
+    filter,
+    activate: Object.freeze({ side: "provider", keys: Object.freeze(["accesslog"]) }),
+    close: () => {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      return flush();
+    },
+  });
 }
-
-export const accessLogFilter: Filter = createAccessLogFilter();
-
-export const accessLogFilterExtension: FilterExtension = Object.freeze({
-  filter: accessLogFilter,
-  activate: Object.freeze({ side: "provider", keys: Object.freeze(["accesslog"]) }),
-});

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createInvocation, type Invoker, java, resultOf, Url } from "../../core/index.js";
+import { createRecordingLogger } from "../../testing/index.js";
 import { buildFilterChain } from "../filter-chain.js";
 import { createAccessLogFilter, formatAccessLine } from "./accesslog-filter.js";
 import { createTimeoutFilter } from "./timeout-filter.js";
@@ -32,10 +33,11 @@ const call = (deadline?: number) =>
 
 describe("observing filters", () => {
   it("accesslog - true logs each call's line: caller, provider, service, method, types and args", async () => {
-    const lines: string[] = [];
-    const filter = createAccessLogFilter({ log: (l) => lines.push(l) });
+    const logger = createRecordingLogger();
+    const { filter } = createAccessLogFilter({ logger });
     const chain = buildFilterChain(invokerAt("dubbo://127.0.0.1:20880/demo.S?accesslog=true"), [filter]);
     await chain.invoke(call());
+    const lines = logger.messages("info");
     assert.equal(lines.length, 1);
     assert.match(
       lines[0]!,
@@ -47,7 +49,7 @@ describe("observing filters", () => {
     const dir = await mkdtemp(join(tmpdir(), "dubbo-accesslog-"));
     const path = join(dir, "access.log");
     try {
-      const filter = createAccessLogFilter({ flushMs: 20 });
+      const { filter } = createAccessLogFilter({ flushMs: 20 });
       const chain = buildFilterChain(invokerAt(`dubbo://127.0.0.1:20880/demo.S?accesslog=${path}`), [filter]);
       await chain.invoke(call());
       await chain.invoke(call());
@@ -63,14 +65,33 @@ describe("observing filters", () => {
     }
   });
 
+  it("accesslog - close writes the lines still buffered (the application's stop)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "dubbo-accesslog-"));
+    const path = join(dir, "access.log");
+    try {
+      const accessLog = createAccessLogFilter({ flushMs: 3_600_000 });
+      const chain = buildFilterChain(invokerAt(`dubbo://127.0.0.1:20880/demo.S?accesslog=${path}`), [
+        accessLog.filter,
+      ]);
+      for (let i = 0; i < 3; i++) await chain.invoke(call());
+      await accessLog.close?.();
+      const text = await readFile(path, "utf8");
+      assert.equal(text.trim().split("\n").length, 3);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("timeout - a call that finished past its deadline is logged; a quick one is not", async () => {
-    const warnings: string[] = [];
-    const filter = createTimeoutFilter({ warn: (m) => warnings.push(m) });
+    const logger = createRecordingLogger();
+    const warnings = logger.records;
+    const { filter } = createTimeoutFilter({ logger });
     const slow = buildFilterChain(invokerAt("dubbo://127.0.0.1:20880/demo.S", 40), [filter]);
     await slow.invoke(call(Date.now() + 10));
     assert.equal(warnings.length, 1);
+    assert.equal(warnings[0]!.level, "warn");
     assert.match(
-      warnings[0]!,
+      warnings[0]!.message,
       /demo\.S\.sayHello from 127\.0\.0\.1:5555 .* took \d+ ms, over its timeout of \d+ ms/,
     );
     await slow.invoke(call(Date.now() + 5000));

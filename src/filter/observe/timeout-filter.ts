@@ -1,8 +1,14 @@
-import { DEFAULT_TIMEOUT_MS, type Filter, type FilterExtension } from "../../core/index.js";
+import {
+  consoleLogger,
+  DEFAULT_TIMEOUT_MS,
+  type Filter,
+  type FilterExtension,
+  type Logger,
+} from "../../core/index.js";
 
 export interface TimeoutFilterOptions {
-  /** Receives the overrun warning (default: console.warn). */
-  readonly warn?: (message: string) => void;
+  /** Receives the overrun warning. */
+  readonly logger?: Logger | undefined;
 }
 
 /**
@@ -11,9 +17,9 @@ export interface TimeoutFilterOptions {
  * attachment, as the deadline) or else the provider URL's `<method>.timeout` / `timeout`. The call's
  * outcome is not changed: the consumer has already given up on its own.
  */
-export function createTimeoutFilter(options: TimeoutFilterOptions = {}): Filter {
-  const warn = options.warn ?? ((message: string) => console.warn(`[dubbo-ts] ${message}`));
-  return (next, invoker) => {
+export function createTimeoutFilter(options: TimeoutFilterOptions = {}): FilterExtension {
+  const logger = options.logger ?? consoleLogger;
+  const filter: Filter = (next, invoker) => {
     const url = invoker.url;
     return (inv) => {
       const started = Date.now();
@@ -24,7 +30,7 @@ export function createTimeoutFilter(options: TimeoutFilterOptions = {}): Filter 
             ? inv.deadline - started
             : url.methodNumber(inv.method, "timeout", DEFAULT_TIMEOUT_MS);
         if (elapsed > timeoutMs) {
-          warn(
+          logger.warn(
             `${inv.service}.${inv.method} from ${inv.remoteAddress ?? "unknown"} at ${url.address} took ${elapsed} ms, ` +
               `over its timeout of ${timeoutMs} ms; the caller has given up (make it faster or raise \`timeout\`)`,
           );
@@ -33,11 +39,8 @@ export function createTimeoutFilter(options: TimeoutFilterOptions = {}): Filter 
       return next(inv).finally(check);
     };
   };
+  return Object.freeze({
+    filter,
+    activate: Object.freeze({ side: "provider" }),
+  });
 }
-
-export const timeoutFilter: Filter = createTimeoutFilter();
-
-export const timeoutFilterExtension: FilterExtension = Object.freeze({
-  filter: timeoutFilter,
-  activate: Object.freeze({ side: "provider" }),
-});

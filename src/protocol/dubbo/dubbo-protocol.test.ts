@@ -12,6 +12,7 @@ import {
   java,
   RpcError,
   resultOf,
+  silentLogger,
   Url,
 } from "../../core/index.js";
 import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../filter/index.js";
@@ -19,7 +20,7 @@ import { createProviderInvoker, createStub } from "../../proxy/index.js";
 import type { Logger } from "../../transport/index.js";
 import { createDubboProtocol, createWorkerInvoker, type DubboProtocol } from "./index.js";
 
-const quiet: Logger = { warn() {}, info() {} };
+const quiet: Logger = silentLogger;
 const IFACE = "org.apache.dubbo.demo.DemoService";
 const User = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.int });
 const DemoService = defineService(IFACE, {

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { RouterFactory } from "../../cluster/index.js";
 import { registerBuiltinRouters } from "../../cluster/index.js";
-import { createInvocation, ExtensionPoint, type Invoker, type Protocol, Url } from "../../core/index.js";
+import {
+  createInvocation,
+  ExtensionPoint,
+  type Invoker,
+  type Protocol,
+  silentLogger,
+  Url,
+} from "../../core/index.js";
 import { FakeInvoker } from "../../testing/index.js";
 import type { NotifyListener, Registry } from "../registry.js";
 import { emptyUrl } from "../url-match.js";
@@ -12,7 +19,7 @@ const SERVICE = "com.example.DemoService";
 const CONSUMER = Url.parse(
   `consumer://10.1.1.1/${SERVICE}?application=shop&interface=${SERVICE}&side=consumer&timeout=800&dubbo=2.0.2&methods=sayHello&pid=7&timestamp=1`,
 );
-const quiet = { warn() {} };
+const quiet = silentLogger;
 
 function provider(address: string, params = ""): Url {
   return Url.parse(

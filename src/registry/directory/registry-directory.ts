@@ -7,12 +7,12 @@ import {
   SnapshotDirectory,
 } from "../../cluster/index.js";
 import type { ExtensionPoint, Invoker, Protocol, Url } from "../../core/index.js";
+import { consoleLogger } from "../../core/index.js";
 import type { NotifyListener, Registry, RegistryLogger } from "../registry.js";
 import {
   ANY_VALUE,
   CATEGORY_KEY,
   CONFIGURATORS_CATEGORY,
-  consoleRegistryLogger,
   PROVIDERS_CATEGORY,
   ROUTERS_CATEGORY,
 } from "../registry.js";
@@ -99,7 +99,7 @@ export class RegistryDirectory extends SnapshotDirectory {
     this.#protocol = options.protocol;
     this.#routerFactories = options.routerFactories;
     this.#builtinRouters = options.builtinRouters ?? [];
-    this.#logger = options.logger ?? consoleRegistryLogger;
+    this.#logger = options.logger ?? consoleLogger;
     this.#overriddenUrl = options.consumerUrl;
   }
 
@@ -265,6 +265,20 @@ export class RegistryDirectory extends SnapshotDirectory {
     } while (this.#dirty && !this.destroyed);
   }
 
+  /** One record per change of the provider set: who came, who left, how many are left. */
+  #logChanges(before: readonly Invoker[], after: readonly Invoker[]): void {
+    const was = new Set(before.map((i) => i.url.address));
+    const now = new Set(after.map((i) => i.url.address));
+    const changes = [
+      ...[...now].filter((a) => !was.has(a)).map((a) => `+${a}`),
+      ...[...was].filter((a) => !now.has(a)).map((a) => `-${a}`),
+    ];
+    if (changes.length === 0) return;
+    const message = `providers of ${this.url.serviceKey}: ${changes.join(", ")} (${now.size} now)`;
+    if (now.size === 0) this.#logger.warn(`${message}; calls fail until a provider registers`);
+    else this.#logger.info(message);
+  }
+
   /** Turns the current lists into a new snapshot: reuse, refer, swap, then destroy what left. */
   async #refresh(): Promise<void> {
     const routers = [...this.#builtinRouters, ...this.#ruleRouters];
@@ -357,6 +371,7 @@ export class RegistryDirectory extends SnapshotDirectory {
     this.#invokers = next;
     this.#updateOverriddenUrl(merged);
     this.swap({ invokers: ordered, excluded, routers });
+    this.#logChanges([...previous.values()], ordered);
     if (ordered.length > 0) for (const done of [...this.#providerWaiters]) done();
     const removed = [...previous].filter(([key]) => !next.has(key)).map(([, i]) => i);
     const results = await Promise.allSettled(removed.map((i) => i.destroy()));

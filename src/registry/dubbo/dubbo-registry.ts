@@ -8,6 +8,7 @@ import {
   DEFAULT_EMBEDDED_REGISTRY_WATCH_MS,
   DEFAULT_REGISTRY_RETRY_PERIOD_MS,
   DEFAULT_REGISTRY_TIMEOUT_MS,
+  demoteInfo,
   type Invoker,
   RpcError,
   splitList,
@@ -16,7 +17,7 @@ import {
 import { createDubboProtocol, type DubboProtocol } from "../../protocol/dubbo/index.js";
 import type { RegistryOptions } from "../abstract-registry.js";
 import { FailbackRegistry } from "../failback-registry.js";
-import { ANY_VALUE, CATEGORY_KEY, DEFAULT_CATEGORY, type NotifyListener } from "../registry.js";
+import { ANY_VALUE, CATEGORY_KEY, DEFAULT_CATEGORY, type NotifyListener, REGISTRY_LOG } from "../registry.js";
 import type { RegistryFactory } from "../registry-factory.js";
 import { categoryOf, emptyUrl } from "../url-match.js";
 import { EMBEDDED_REGISTRY_SERVICE, RegistryServiceContract, type WatchResult } from "./registry-contract.js";
@@ -53,6 +54,8 @@ export class DubboRegistry extends FailbackRegistry {
   readonly #loops = new Map<NotifyListener, Map<string, WatchLoop>>();
   #renewTimer: NodeJS.Timeout | undefined;
   #reachable = false;
+  /** When a reachable registry stopped answering, while it does not (for the "restored" record). */
+  #lostAt: number | undefined;
 
   constructor(url: Url, options: RegistryOptions = {}) {
     super(url, options);
@@ -76,10 +79,7 @@ export class DubboRegistry extends FailbackRegistry {
         "watch.timeout": String(this.#watchMs + timeoutMs),
       },
     });
-    const logger = this.logger;
-    this.#protocol = createDubboProtocol({
-      logger: { warn: (m: string, e?: unknown) => logger.warn(m, e), info: () => {} },
-    });
+    this.#protocol = createDubboProtocol({ logger: demoteInfo(this.logger, REGISTRY_LOG) });
   }
 
   /**
@@ -210,13 +210,26 @@ export class DubboRegistry extends FailbackRegistry {
     try {
       known = (await this.#call("renew", [this.clientId, this.#leaseMs])) === true;
     } catch (error) {
+      if (this.#reachable && !this.destroyed) {
+        this.#lostAt = Date.now();
+        this.logger.warn(
+          `embedded registry ${this.#serviceUrl.address}: connection lost (${(error as Error).message}); ` +
+            "retrying, providers are kept meanwhile",
+        );
+      }
       this.#reachable = false;
       throw error;
     }
     const wasReachable = this.#reachable;
     this.#reachable = true;
+    if (this.#lostAt !== undefined) {
+      this.logger.info(
+        `embedded registry ${this.#serviceUrl.address}: connection restored after ${Date.now() - this.#lostAt} ms`,
+      );
+      this.#lostAt = undefined;
+    }
     if (!known && this.registered().length > 0) {
-      this.logger.info?.(
+      this.logger.info(
         `embedded registry ${this.#serviceUrl.address} did not know this client; registering again`,
       );
       await this.recover();

@@ -1,7 +1,9 @@
 import {
   Code,
+  consoleLogger,
   DEFAULT_DUBBO_REGISTRY_PORT,
   DEFAULT_EMBEDDED_REGISTRY_LEASE_MS,
+  demoteInfo,
   type Invocation,
   type Invoker,
   RpcError,
@@ -10,8 +12,7 @@ import {
   Url,
 } from "../../core/index.js";
 import { createDubboProtocol, type DubboExporter, type DubboProtocol } from "../../protocol/dubbo/index.js";
-import type { RegistryLogger } from "../registry.js";
-import { consoleRegistryLogger } from "../registry.js";
+import { REGISTRY_LOG, type RegistryLogger } from "../registry.js";
 import { EMBEDDED_REGISTRY_SERVICE, RegistryServiceContract } from "./registry-contract.js";
 import { RegistryStore, type RegistryStoreOptions } from "./registry-store.js";
 
@@ -112,13 +113,13 @@ export async function startEmbeddedRegistry(
   options: EmbeddedRegistryOptions = {},
 ): Promise<EmbeddedRegistryServer> {
   const host = options.host ?? "127.0.0.1";
-  const logger = options.logger ?? consoleRegistryLogger;
+  const logger = options.logger ?? consoleLogger;
   const store = new RegistryStore({
     ...options,
     recoveryMs: options.recoveryMs ?? DEFAULT_EMBEDDED_REGISTRY_LEASE_MS,
   });
   const protocol: DubboProtocol = createDubboProtocol({
-    logger: { warn: (m: string, e?: unknown) => logger.warn(m, e), info: () => {} },
+    logger: demoteInfo(logger, REGISTRY_LOG),
     shutdownWaitMs: 1000,
   });
   const exportUrl = new Url({

@@ -1,6 +1,13 @@
-import { Code, type Exporter, type Invoker, type Protocol, RpcError, type Url } from "../../core/index.js";
+import {
+  Code,
+  consoleLogger,
+  type Exporter,
+  type Invoker,
+  type Protocol,
+  RpcError,
+  type Url,
+} from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
-import { consoleRegistryLogger } from "../registry.js";
 import type { Registries } from "../registry-factory.js";
 import { ProviderRegistration } from "./provider-registration.js";
 
@@ -44,7 +51,7 @@ export async function exportWithRegistry(
       Code.InvalidArgument,
     );
   }
-  const logger = options.logger ?? consoleRegistryLogger;
+  const logger = options.logger ?? consoleLogger;
   const exporter = await options.protocol.export(invoker);
   const served = servedUrl(exporter, invoker);
   const registrations: ProviderRegistration[] = [];

@@ -1,6 +1,7 @@
 import { createBuiltinRouters, type Router, type RouterFactory } from "../../cluster/index.js";
 import {
   Code,
+  consoleLogger,
   DEFAULT_ADDRESS_WAIT_MS,
   DEFAULT_REGISTER,
   DEFAULT_SUBSCRIBE,
@@ -11,7 +12,7 @@ import {
 } from "../../core/index.js";
 import { type ProtocolSource, RegistryDirectory } from "../directory/registry-directory.js";
 import type { Registry, RegistryLogger } from "../registry.js";
-import { ANY_VALUE, consoleRegistryLogger } from "../registry.js";
+import { ANY_VALUE } from "../registry.js";
 import type { Registries } from "../registry-factory.js";
 import {
   type ClusterBuilder,
@@ -81,7 +82,7 @@ export async function referWithRegistry(
       Code.InvalidArgument,
     );
   }
-  const logger = options.logger ?? consoleRegistryLogger;
+  const logger = options.logger ?? consoleLogger;
   const registryUrls = options.registryUrls.filter((u) => u.boolean("subscribe", DEFAULT_SUBSCRIBE));
   if (registryUrls.length === 0) {
     throw new RpcError(

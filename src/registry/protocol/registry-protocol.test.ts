@@ -16,6 +16,7 @@ import {
   type Invoker,
   type Protocol,
   resultOf,
+  silentLogger,
   Url,
 } from "../../core/index.js";
 import type { NotifyListener, Registry } from "../registry.js";
@@ -24,7 +25,7 @@ import { categoryOf, emptyUrl, isMatch } from "../url-match.js";
 import { exportWithRegistry, referWithRegistry } from "./index.js";
 
 const SERVICE = "com.example.DemoService";
-const quiet = { warn() {} };
+const quiet = silentLogger;
 
 /** An in-memory registry shared by every "application" of a test, notifying full lists per category. */
 function memoryRegistry(url: Url) {

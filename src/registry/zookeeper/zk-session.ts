@@ -1,7 +1,9 @@
 import {
+  Code,
   DEFAULT_CHECK,
   DEFAULT_REGISTRY_SESSION_MS,
   DEFAULT_REGISTRY_TIMEOUT_MS,
+  RpcError,
   type Url,
 } from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
@@ -42,6 +44,8 @@ export class ZkSession {
   #client: ZkClient;
   #wasConnected = false;
   #needsRecovery = false;
+  /** When the link of a connected session dropped, while it is down (for the "restored" record). */
+  #lostAt: number | undefined;
 
   constructor(url: Url, logger: RegistryLogger, hooks: ZkSessionHooks) {
     this.#url = url;
@@ -75,11 +79,20 @@ export class ZkSession {
       await this.#client.connect(this.#timeoutMs);
       this.#wasConnected = true;
     } catch (error) {
+      const reason = error instanceof RpcError ? error.rawMessage : String(error);
+      const unreachable = `the ZooKeeper registry ${this.#url.address} is unreachable: ${reason}`;
       if (this.#url.boolean("check", DEFAULT_CHECK)) {
         this.#client.close();
-        throw error;
+        throw new RpcError(
+          `${unreachable}; start ZooKeeper there or correct the registry address, ` +
+            "or set `check: false` on the registry to start without it",
+          Code.Unavailable,
+          { cause: error },
+        );
       }
-      this.#logger.warn(`${(error as Error).message}; retrying in the background (check=false)`);
+      this.#logger.warn(
+        `${unreachable}; starting without it (check=false): registrations and subscriptions are made when it answers`,
+      );
       this.#needsRecovery = true;
     }
   }
@@ -101,11 +114,18 @@ export class ZkSession {
         if (this.#needsRecovery) {
           this.#needsRecovery = false;
           this.#wasConnected = true;
-          this.#logger.info?.(
-            `ZooKeeper ${this.#url.address}: new session 0x${client.sessionId}, recovering`,
+          this.#lostAt = undefined;
+          this.#logger.info(
+            `ZooKeeper ${this.#url.address}: connected on a new session 0x${client.sessionId}; registering and subscribing again`,
           );
           this.#hooks.onNewSession();
         } else if (this.#wasConnected) {
+          if (this.#lostAt !== undefined) {
+            this.#logger.info(
+              `ZooKeeper ${this.#url.address}: connection restored after ${Date.now() - this.#lostAt} ms, same session 0x${client.sessionId}`,
+            );
+            this.#lostAt = undefined;
+          }
           this.#hooks.onReconnected();
         }
         this.#wasConnected = true;
@@ -122,6 +142,13 @@ export class ZkSession {
         );
         return;
       case "disconnected":
+        if (this.#wasConnected && this.#lostAt === undefined) {
+          this.#lostAt = Date.now();
+          this.#logger.warn(
+            `ZooKeeper ${this.#url.address}: connection lost; reconnecting (session 0x${client.sessionId} ` +
+              `survives up to ${this.#clientOptions.sessionTimeoutMs} ms; providers are kept meanwhile)`,
+          );
+        }
         return;
     }
   }

@@ -51,7 +51,7 @@ export class ZkSubscriptions {
           listener,
           categoryPaths(host.root, subscription).map((path) => emptyUrl(subscription, lastSegment(path))),
         ),
-      logger: { warn: (message, error) => host.logger.warn(message, error) },
+      logger: host.logger,
     };
   }
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { freePort, startZooKeeper, type ZooKeeperServer } from "../../../scripts/zookeeper.mjs";
-import { Url } from "../../core/index.js";
+import { consoleLogger, silentLogger, Url } from "../../core/index.js";
 import { waitFor } from "../../testing/index.js";
 import type { NotifyListener, RegistryLogger } from "../registry.js";
 import { ZkClient } from "./zk-client.js";
@@ -17,9 +17,7 @@ let zk: ZooKeeperServer;
 let cacheDir: string;
 const registries: ZookeeperRegistry[] = [];
 const inspectors: ZkClient[] = [];
-const quietLogger: RegistryLogger = process.env.ZK_TEST_LOG
-  ? { warn: (m, e) => console.log("WARN", m, e instanceof Error ? e.message : "") }
-  : { warn() {} };
+const quietLogger: RegistryLogger = process.env.ZK_TEST_LOG ? consoleLogger : silentLogger;
 
 before(async () => {
   zk = await startZooKeeper();

@@ -1,7 +1,7 @@
 // A test-only provider for the interop suites: our dubbo protocol (through the default filter
 // chains, as an application gets it) exporting the demo service and a richer contract with a POJO,
 // a List of POJOs and a business exception. Served on a free loopback port.
-import { BizError, defineService, java, Url } from "../../../src/core/index.js";
+import { BizError, defineService, java, silentLogger, Url } from "../../../src/core/index.js";
 import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../../src/filter/index.js";
 import { createDubboProtocol } from "../../../src/protocol/dubbo/index.js";
 import { createProviderInvoker } from "../../../src/proxy/index.js";
@@ -35,7 +35,7 @@ export const UserService = defineService(USER_SERVICE, {
 
 export const FAIL_CLASS = "java.lang.IllegalArgumentException";
 
-const quiet: Logger = { warn() {}, info() {} };
+const quiet: Logger = silentLogger;
 
 export interface FixtureProvider {
   readonly port: number;

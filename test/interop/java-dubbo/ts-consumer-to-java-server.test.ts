@@ -12,6 +12,7 @@ import {
   type Invoker,
   java,
   RpcError,
+  silentLogger,
   Url,
 } from "../../../src/core/index.js";
 import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../../src/filter/index.js";
@@ -33,7 +34,7 @@ import {
   startJavaServer,
 } from "./java-dubbo-harness.js";
 
-const quiet: Logger = { warn() {}, info() {} };
+const quiet: Logger = silentLogger;
 /** The id the Java server uses for the heartbeat it sends on each new connection. */
 const JAVA_HEARTBEAT_ID = "777000000000";
 

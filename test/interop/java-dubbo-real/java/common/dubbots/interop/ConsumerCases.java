@@ -51,11 +51,7 @@ final class ConsumerCases {
       service.fail("boom");
       return "no exception";
     });
-    report("attachments", () -> {
-      Contexts.attach("req", "ping");
-      String received = service.attachment("req");
-      return JsonOut.object("received", received, "replied", Contexts.replied("reply"));
-    });
+    attachments();
     report("over.String", () -> service.over("a"));
     report("over.int", () -> service.over(3));
     report("over.String,int", () -> service.over("a", 3));
@@ -75,6 +71,15 @@ final class ConsumerCases {
         return JsonOut.object("outcome", outcome, "calls", service.count(tag));
       });
     }
+  }
+
+  /** Sends req=ping; prints what the provider received and the `reply` it sent back. */
+  void attachments() {
+    report("attachments", () -> {
+      Contexts.attach("req", "ping");
+      String received = service.attachment("req");
+      return JsonOut.object("received", received, "replied", Contexts.replied("reply"));
+    });
   }
 
   private static Map<String, Object> userAsMap() {

@@ -25,6 +25,8 @@ describe(`Java Dubbo ${DUBBO_RELEASE["3.3"]} in interface mode, both ways`, () =
   let tsConsumer: DubboApplication | undefined;
   /** What the Java 3.3 consumer's `cases` printed against our provider. */
   let javaLines: readonly PeerLine[] = [];
+  /** What its `registered` printed against Java's own provider. */
+  let javaToJava: readonly PeerLine[] = [];
   let stub: InteropStub;
   let generic: GenericStub;
 
@@ -44,6 +46,7 @@ describe(`Java Dubbo ${DUBBO_RELEASE["3.3"]} in interface mode, both ways`, () =
           javaProvider = started;
         }),
       ]);
+      javaToJava = await javaConsumer.command(`registered ${javaSide}`);
     } finally {
       await javaConsumer.stop();
     }
@@ -70,9 +73,15 @@ describe(`Java Dubbo ${DUBBO_RELEASE["3.3"]} in interface mode, both ways`, () =
   });
 
   it("java 3.3 consumer (registry) - Java honours the timeout=3000 our provider registers", () => {
-    // Java 3.3 reads a provider's timeout per invoker; its failover takes `retries` from the
-    // consumer's own URL only, so sleepCounted.retries=0 is not asserted (Java's provider gets 3 calls too).
     assert.equal(caseLine(javaLines, "registered.timeout").result, "slept 1500");
+  });
+
+  it("java 3.3 consumer (registry) - Java retries sleepCounted on our provider as on its own", () => {
+    // Java 3.3's failover reads `retries` from the consumer's own URL only, so the provider's
+    // sleepCounted.retries=0 does not stop it: 3 calls, from Java's provider as from ours.
+    const retries = { ours: caseLine(javaLines, "registered.retries").result };
+    assert.deepEqual(retries, { ours: caseLine(javaToJava, "registered.retries").result });
+    assert.deepEqual(retries.ours, { outcome: "RpcException", calls: 3 });
   });
 
   itCallsJavaProvider("java 3.3 provider (registry)", () => ({ stub, generic }));

@@ -170,7 +170,7 @@ export interface JavaProvider {
 
 /**
  * A Java provider of InteropService on `port` (timeout=3000; sleepCounted retries=0, timeout=300)
- * and of PickService once per pick export (loadbalance=roundrobin, its weight and warmup); resolves
+ * and of PickService once per pick export (loadbalance=roundrobin, token=true, its weight and warmup); resolves
  * once everything is exported and registered.
  */
 export async function startJavaProvider(

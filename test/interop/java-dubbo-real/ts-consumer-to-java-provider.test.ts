@@ -186,6 +186,11 @@ describe(`our consumer to a Java Dubbo ${DUBBO_RELEASE["2.7"]} provider`, () => 
       assert.deepEqual(split, { java: expected, ours: expected });
     });
 
+    it("java 2.7 provider - our consumer sends the token the Java provider registers (token=true)", async () => {
+      const port = await ours.whoAmI();
+      assert.ok(port === picks.warm || port === picks.warming, `answered by ${port}`);
+    });
+
     it("java 2.7 provider - an override disabling one provider leaves both consumers the other", async () => {
       await withRule(
         `override://${host}:${picks.warm}/com.foo.PickService?category=configurators&dynamic=false&disabled=true`,

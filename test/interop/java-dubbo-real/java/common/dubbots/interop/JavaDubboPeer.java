@@ -33,13 +33,14 @@ import org.apache.dubbo.rpc.service.GenericService;
  *       every peer of the tests listens there.
  *   provider REGISTRY PORT [PICK_PORT:WEIGHT:WARMUP ...]
  *       exports InteropService on PORT (timeout=3000; sleepCounted: retries=0, timeout=300) and
- *       PickService once per PICK_PORT with that weight and warmup (and loadbalance=roundrobin,
- *       which its consumers take from it); prints @@READY; runs until
+ *       PickService once per PICK_PORT with that weight and warmup (and loadbalance=roundrobin and
+ *       a random token, which its consumers take from it); prints @@READY; runs until
  *       stdin closes. REGISTRY is a zookeeper:// address or N/A.
  *   consumer
  *       reads commands from stdin, answers each with @@ lines and @@END:
  *       cases TARGET             every interop case against TARGET (zookeeper://... or dubbo://...)
  *       attachments TARGET       only the attachments case
+ *       registered TARGET        only the cases of the provider's registered timeout and retries
  *       picks REGISTRY N         N calls of PickService.whoAmI: the ports that answered
  *       register REGISTRY URL    writes URL (override://, condition://) through Dubbo's Registry API
  *       unregister REGISTRY URL  removes it again
@@ -103,6 +104,7 @@ public final class JavaDubboPeer {
       service.setInterface(PickService.class);
       service.setRef(() -> port);
       service.setLoadbalance("roundrobin");
+      service.setToken(true);
       service.setWeight(Integer.parseInt(pick[1]));
       service.setWarmup(Integer.parseInt(pick[2]));
       service.export();
@@ -123,6 +125,7 @@ public final class JavaDubboPeer {
         switch (words[0]) {
           case "cases" -> cases(words[1]).runAll();
           case "attachments" -> cases(words[1]).attachments();
+          case "registered" -> cases(words[1]).registered();
           case "picks" -> picks(words[1], Integer.parseInt(words[2]));
           case "register" -> registry(words[1]).register(URL.valueOf(words[2]));
           case "unregister" -> registry(words[1]).unregister(URL.valueOf(words[2]));

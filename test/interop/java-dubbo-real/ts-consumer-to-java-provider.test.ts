@@ -1,9 +1,10 @@
 // Our consumer calls a real Java Dubbo 2.7.23 provider (our Java program on Dubbo's plain API)
 // directly and through a real ZooKeeper: every row of the README's type table, an exception with its
-// cause, attachments both ways, $echo, a generic call with POJOs as maps, and the timeout and
-// retries the Java provider registers. Its loadbalance, weight and warmup, and governance rules written through
-// Java's own Registry API, give our consumer the same picks as a Java 2.7.23 consumer in the same
-// ZooKeeper (the same split of every round, the same providers reached and not reached).
+// cause, attachments both ways, $echo, a generic call with POJOs as maps, and the timeout, retries
+// and token the Java provider registers. Its registered loadbalance, weight and warmup, and
+// governance rules written through Java's own Registry API, give our consumer the same picks as a
+// Java 2.7.23 consumer in the same ZooKeeper (the same split of every round, the same providers
+// reached and not reached).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";

@@ -1,5 +1,7 @@
 // One Java consumer JVM runs every case against our provider, directly and through ZooKeeper; the
 // test files (passing and pending-fix) assert on its lines.
+import assert from "node:assert/strict";
+import { it } from "node:test";
 import { freePort, startZooKeeper } from "../../../scripts/zookeeper.mjs";
 import { startTsProvider } from "./interop-contract.js";
 import { type DubboVersion, javaLocalHost, type PeerLine, startJavaConsumer } from "./java-peer.js";
@@ -37,4 +39,51 @@ export function caseLine(lines: readonly PeerLine[], name: string): PeerLine {
   if (line === undefined)
     throw new Error(`Java printed no case ${name}; it printed ${JSON.stringify(lines)}`);
   return line;
+}
+
+/** Echo cases whose fix is not merged yet (see java-consumer-to-ts-provider.pending-fix.ts). */
+const PENDING_ECHOES = new Set(["$echo.long", "echoObject.long", "echoObject.bigdecimal"]);
+
+function echoes(lines: readonly PeerLine[]): PeerLine[] {
+  return lines.filter((l) => typeof l.sent === "string" && !PENDING_ECHOES.has(String(l.case)));
+}
+
+/**
+ * The cases a Java consumer (`label` names it and the way it found our provider) passes against our
+ * provider: the type table, $echo, an exception with its cause, generic calls, the request's
+ * attachment. `lines` are what its `cases` command printed.
+ */
+export function itServesJavaConsumer(label: string, lines: () => readonly PeerLine[]): void {
+  it(`${label} - every type-table value comes back as the same Java value`, () => {
+    assert.ok(echoes(lines()).length >= 50, `Java ran the type table: ${JSON.stringify(lines())}`);
+    assert.deepEqual(
+      echoes(lines()).filter((l) => l.got !== "same" || l.error !== undefined),
+      [],
+    );
+  });
+
+  it(`${label} - a business exception arrives with its class, message and cause`, () => {
+    assert.deepEqual(caseLine(lines(), "fail").error, {
+      class: "java.lang.IllegalStateException",
+      message: "boom",
+      causeClass: "java.lang.IllegalArgumentException",
+      causeMessage: "root: boom",
+    });
+  });
+
+  it(`${label} - GenericService.$invoke sends and gets POJOs as maps`, () => {
+    const { id, ...user } = caseLine(lines(), "generic.echoUser").result as Record<string, unknown>;
+    assert.deepEqual(user, { class: "com.foo.User", name: "gen", tags: ["g"] });
+    // Java's own provider answers a Long id (printed "7"); ours an Integer (pending fix).
+    assert.equal(Number(id), 7);
+    assert.equal(caseLine(lines(), "generic.echoLong").result, "9007199254740993");
+  });
+
+  it(`${label} - the request's attachment reaches our provider`, () => {
+    assert.equal((caseLine(lines(), "attachments").result as { received: unknown }).received, "ping");
+  });
+
+  it(`${label} - over(String) is served`, () => {
+    assert.equal(caseLine(lines(), "over.String").result, "S:a");
+  });
 }

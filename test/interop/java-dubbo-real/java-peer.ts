@@ -170,7 +170,8 @@ export interface JavaProvider {
 
 /**
  * A Java provider of InteropService on `port` (timeout=3000; sleepCounted retries=0, timeout=300)
- * and of PickService once per pick export; resolves once everything is exported and registered.
+ * and of PickService once per pick export (loadbalance=roundrobin, token=true, its weight and warmup); resolves
+ * once everything is exported and registered.
  */
 export async function startJavaProvider(
   version: DubboVersion,

@@ -51,30 +51,38 @@ final class ConsumerCases {
       service.fail("boom");
       return "no exception";
     });
-    report("attachments", () -> {
-      Contexts.attach("req", "ping");
-      String received = service.attachment("req");
-      return JsonOut.object("received", received, "replied", Contexts.replied("reply"));
-    });
+    attachments();
     report("over.String", () -> service.over("a"));
     report("over.int", () -> service.over(3));
     report("over.String,int", () -> service.over("a", 3));
     report("generic.echoUser", () -> generic.$invoke("echoUser", new String[] {"com.foo.User"}, new Object[] {userAsMap()}));
     report("generic.echoLong", () -> generic.$invoke("echoLong", new String[] {"long"}, new Object[] {9007199254740993L}));
-    if (throughRegistry) {
-      report("registered.timeout", () -> service.sleep(1500));
-      String tag = "java-" + System.nanoTime();
-      report("registered.retries", () -> {
-        String outcome;
-        try {
-          outcome = "answered " + service.sleepCounted(tag, 600);
-        } catch (Exception e) {
-          outcome = e.getClass().getSimpleName();
-        }
-        Thread.sleep(700); // let every attempt reach the provider before counting
-        return JsonOut.object("outcome", outcome, "calls", service.count(tag));
-      });
-    }
+    if (throughRegistry) registered();
+  }
+
+  /** The provider's registered timeout=3000 and sleepCounted retries=0, timeout=300, as Java applies them. */
+  void registered() {
+    report("registered.timeout", () -> service.sleep(1500));
+    String tag = "java-" + System.nanoTime();
+    report("registered.retries", () -> {
+      String outcome;
+      try {
+        outcome = "answered " + service.sleepCounted(tag, 600);
+      } catch (Exception e) {
+        outcome = e.getClass().getSimpleName();
+      }
+      Thread.sleep(700); // let every attempt reach the provider before counting
+      return JsonOut.object("outcome", outcome, "calls", service.count(tag));
+    });
+  }
+
+  /** Sends req=ping; prints what the provider received and the `reply` it sent back. */
+  void attachments() {
+    report("attachments", () -> {
+      Contexts.attach("req", "ping");
+      String received = service.attachment("req");
+      return JsonOut.object("received", received, "replied", Contexts.replied("reply"));
+    });
   }
 
   private static Map<String, Object> userAsMap() {

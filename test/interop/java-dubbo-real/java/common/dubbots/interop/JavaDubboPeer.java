@@ -33,12 +33,15 @@ import org.apache.dubbo.rpc.service.GenericService;
  *       every peer of the tests listens there.
  *   provider REGISTRY PORT [PICK_PORT:WEIGHT:WARMUP ...]
  *       exports InteropService on PORT (timeout=3000; sleepCounted: retries=0, timeout=300) and
- *       PickService once per PICK_PORT with that weight and warmup; prints @@READY; runs until
+ *       PickService once per PICK_PORT with that weight and warmup (and loadbalance=roundrobin and
+ *       a random token, which its consumers take from it); prints @@READY; runs until
  *       stdin closes. REGISTRY is a zookeeper:// address or N/A.
  *   consumer
  *       reads commands from stdin, answers each with @@ lines and @@END:
  *       cases TARGET             every interop case against TARGET (zookeeper://... or dubbo://...)
- *       picks REGISTRY N         N calls of PickService.whoAmI (roundrobin): the ports that answered
+ *       attachments TARGET       only the attachments case
+ *       registered TARGET        only the cases of the provider's registered timeout and retries
+ *       picks REGISTRY N         N calls of PickService.whoAmI: the ports that answered
  *       register REGISTRY URL    writes URL (override://, condition://) through Dubbo's Registry API
  *       unregister REGISTRY URL  removes it again
  * </pre>
@@ -100,6 +103,8 @@ public final class JavaDubboPeer {
       service.setProtocol(protocol(port));
       service.setInterface(PickService.class);
       service.setRef(() -> port);
+      service.setLoadbalance("roundrobin");
+      service.setToken(true);
       service.setWeight(Integer.parseInt(pick[1]));
       service.setWarmup(Integer.parseInt(pick[2]));
       service.export();
@@ -118,7 +123,9 @@ public final class JavaDubboPeer {
       String[] words = line.trim().split(" ");
       try {
         switch (words[0]) {
-          case "cases" -> new ConsumerCases(interop(words[1]), generic(words[1]), words[1].startsWith("zookeeper:")).runAll();
+          case "cases" -> cases(words[1]).runAll();
+          case "attachments" -> cases(words[1]).attachments();
+          case "registered" -> cases(words[1]).registered();
           case "picks" -> picks(words[1], Integer.parseInt(words[2]));
           case "register" -> registry(words[1]).register(URL.valueOf(words[2]));
           case "unregister" -> registry(words[1]).unregister(URL.valueOf(words[2]));
@@ -131,13 +138,17 @@ public final class JavaDubboPeer {
     }
   }
 
+  private static ConsumerCases cases(String target) {
+    return new ConsumerCases(interop(target), generic(target), target.startsWith("zookeeper:"));
+  }
+
   private static Registry registry(String address) {
     RegistryFactory factory = ExtensionLoader.getExtensionLoader(RegistryFactory.class).getAdaptiveExtension();
     return factory.getRegistry(URL.valueOf(address));
   }
 
   private static void picks(String registry, int calls) {
-    PickService picks = reference(PickService.class, registry, "picks", ref -> ref.setLoadbalance("roundrobin"));
+    PickService picks = reference(PickService.class, registry, "picks", ref -> {});
     List<Integer> ports = new ArrayList<>();
     for (int i = 0; i < calls; i++) ports.add(picks.whoAmI());
     JsonOut.line(JsonOut.object("picks", ports));

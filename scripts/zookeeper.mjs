@@ -6,6 +6,7 @@
 //   const zk = await startZooKeeper();          // one server per test file (the JVM takes seconds)
 //   ... zookeeper://${zk.connectString} ...
 //   await zk.restart();                         // same port, same data: sessions survive if quick
+//   await zk.halt(); zk.wipeData(); await zk.start();  // same port, data lost
 //   await zk.stop();                            // in after(); also removes the data dir
 //
 // Run it by hand: `node scripts/zookeeper.mjs` prints the connect string and runs until Ctrl-C.
@@ -191,6 +192,12 @@ export async function startZooKeeper(options = {}) {
     },
     /** Stops the server and keeps the data dir, so `start()` brings back the same tree and sessions. */
     halt: stopServer,
+    /** Deletes the halted server's snapshots and logs: the next `start()` is a server that lost its data. */
+    wipeData() {
+      if (child.exitCode === null && child.signalCode === null)
+        throw new Error("wipeData() needs a halted server (call halt() first)");
+      rmSync(join(dataDir, "data"), { recursive: true, force: true });
+    },
     start,
     async restart() {
       await stopServer();

@@ -9,8 +9,8 @@ export interface ZooKeeperAppsSettings {
   registryAddress(): string;
   /** Where each application keeps its cache file. */
   readonly cacheDir: string;
-  /** The logger of the application called `name`. */
-  logger(name: string): AppLogger;
+  /** The logger of the application called `name`; by default its warnings are kept (`warnings`). */
+  logger?(name: string): AppLogger;
 }
 
 export interface ZooKeeperApps {
@@ -18,15 +18,23 @@ export interface ZooKeeperApps {
   /** A provider application of DemoService whose answers start with `tag`. */
   provide(tag: string, sessionMs: number): Promise<DubboApplication>;
   stopAll(): Promise<void>;
+  /** `<application>: <message>` of every warning logged, with the default logger. */
+  readonly warnings: readonly string[];
+  /** Whether `name` logged that it gave its ZooKeeper session up for a new one. */
+  tookSessionAsLost(name: string): boolean;
 }
 
 export function zookeeperApps(settings: ZooKeeperAppsSettings): ZooKeeperApps {
   const apps: DubboApplication[] = [];
+  const warnings: string[] = [];
+  const logger =
+    settings.logger ??
+    ((name: string): AppLogger => ({ warn: (message) => warnings.push(`${name}: ${message}`), info() {} }));
   async function application(name: string, sessionMs: number): Promise<DubboApplication> {
     const app = await createDubbo({
       application: { name },
       env: false,
-      logger: settings.logger(name),
+      logger: logger(name),
       registry: {
         address: settings.registryAddress(),
         file: join(settings.cacheDir, `${name}.cache`),
@@ -53,5 +61,8 @@ export function zookeeperApps(settings: ZooKeeperAppsSettings): ZooKeeperApps {
     async stopAll() {
       for (const app of apps.splice(0)) await app.stop().catch(() => {});
     },
+    warnings,
+    tookSessionAsLost: (name) =>
+      warnings.some((w) => w.startsWith(`${name}: `) && w.includes("taking session 0x")),
   };
 }

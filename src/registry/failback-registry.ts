@@ -10,6 +10,13 @@ import { AbstractRegistry, type RegistryOptions } from "./abstract-registry.js";
 import { CONSUMER_PROTOCOL, type NotifyListener } from "./registry.js";
 import { categoryOf } from "./url-match.js";
 
+/** A registry that is unreachable, not connected or too slow: its message is the whole story. */
+function operational(error: unknown): boolean {
+  return (
+    error instanceof RpcError && (error.code === Code.Unavailable || error.code === Code.DeadlineExceeded)
+  );
+}
+
 type TaskKind = "register" | "unregister" | "subscribe" | "unsubscribe" | "notify";
 
 interface FailedTask {
@@ -66,7 +73,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
         await super.unregister(url);
         throw this.#error("register", url, error);
       }
-      this.logger.warn(this.#error("register", url, error).message, error);
+      this.#warnFailure("register", url, error);
       this.#add("register", url);
     }
   }
@@ -79,7 +86,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
       await this.doUnregister(url);
     } catch (error) {
       if (this.#check(url) && url.protocol !== CONSUMER_PROTOCOL) throw this.#error("unregister", url, error);
-      this.logger.warn(this.#error("unregister", url, error).message, error);
+      this.#warnFailure("unregister", url, error);
       this.#add("unregister", url);
     }
   }
@@ -94,14 +101,14 @@ export abstract class FailbackRegistry extends AbstractRegistry {
       if (cached.length > 0) {
         this.logger.warn(
           `${this.#error("subscribe", url, error).message}; using ${cached.length} URLs from the cache file ${this.cacheFile?.file}`,
-          error,
+          operational(error) ? undefined : error,
         );
         this.notify(url, listener, cached);
       } else if (this.#check(url)) {
         await super.unsubscribe(url, listener);
         throw this.#error("subscribe", url, error);
       } else {
-        this.logger.warn(this.#error("subscribe", url, error).message, error);
+        this.#warnFailure("subscribe", url, error);
       }
       this.#add("subscribe", url, listener);
     }
@@ -114,7 +121,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
       await this.doUnsubscribe(url, listener);
     } catch (error) {
       if (this.#check(url)) throw this.#error("unsubscribe", url, error);
-      this.logger.warn(this.#error("unsubscribe", url, error).message, error);
+      this.#warnFailure("unsubscribe", url, error);
       this.#add("unsubscribe", url, listener);
     }
   }
@@ -153,7 +160,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
     for (const url of this.registered()) {
       work.push(
         this.doRegister(url).catch((error: unknown) => {
-          this.logger.warn(this.#error("re-register", url, error).message, error);
+          this.#warnFailure("re-register", url, error);
           this.#add("register", url);
         }),
       );
@@ -168,7 +175,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
       for (const listener of listeners) {
         work.push(
           this.doSubscribe(url, listener).catch((error: unknown) => {
-            this.logger.warn(this.#error("re-subscribe", url, error).message, error);
+            this.#warnFailure("re-subscribe", url, error);
             this.#add("subscribe", url, listener);
           }),
         );
@@ -188,15 +195,29 @@ export abstract class FailbackRegistry extends AbstractRegistry {
     this.#stopTimer();
   }
 
+  /**
+   * One line per failure: a registry that is down or slow is an expected condition whose message
+   * says it all (no stack); anything else keeps its error. While the registry is known to be down,
+   * which its own connection has already reported, a consumer's own registration only rates info.
+   */
+  #warnFailure(operation: string, url: Url, error: unknown): void {
+    const message = this.#error(operation, url, error).message;
+    if (!operational(error)) this.logger.warn(message, error);
+    else if (url.protocol === CONSUMER_PROTOCOL && !this.isAvailable()) this.logger.info?.(message);
+    else this.logger.warn(message);
+  }
+
   #check(url: Url): boolean {
     return this.url.boolean("check", DEFAULT_CHECK) && url.boolean("check", DEFAULT_CHECK);
   }
 
   #error(operation: string, url: Url, cause: unknown): RpcError {
     const reason = cause instanceof Error ? cause.message : String(cause);
+    const retry = this.#check(url)
+      ? `set check=false on the registry to retry in the background every retry.period=${this.#retryPeriodMs} ms`
+      : `retrying every retry.period=${this.#retryPeriodMs} ms`;
     return new RpcError(
-      `failed to ${operation} ${url.serviceKey} (${url.toString()}) at registry ${this.url.address}: ${reason} ` +
-        `(set check=false on the registry to retry in the background every retry.period=${this.#retryPeriodMs} ms)`,
+      `failed to ${operation} ${url.serviceKey} (${url.toString()}) at registry ${this.url.address}: ${reason} (${retry})`,
       Code.Unavailable,
       { cause },
     );

@@ -10,6 +10,8 @@ export interface ZooKeeperServer {
   readonly pid: number;
   /** Stops the server but keeps its data dir and port for a later `start()`. */
   halt(): Promise<void>;
+  /** Deletes a halted server's snapshots and transaction logs, as a rebuilt server would have none. */
+  wipeData(): void;
   /** Starts a halted server again on the same port and data dir. */
   start(): Promise<void>;
   /** `halt()` then `start()`: same port, same data, sessions survive if their timeout has not passed. */

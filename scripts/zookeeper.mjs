@@ -6,6 +6,7 @@
 //   const zk = await startZooKeeper();          // one server per test file (the JVM takes seconds)
 //   ... zookeeper://${zk.connectString} ...
 //   await zk.restart();                         // same port, same data: sessions survive if quick
+//   await zk.halt(); zk.wipeData(); await zk.start();  // same port, data lost
 //   await zk.stop();                            // in after(); also removes the data dir
 //
 // Run it by hand: `node scripts/zookeeper.mjs` prints the connect string and runs until Ctrl-C.
@@ -17,16 +18,16 @@ import { join } from "node:path";
 
 const JAVA_DIR = "/usr/share/java";
 const ZOOKEEPER_JAR = `${JAVA_DIR}/zookeeper.jar`;
-const MAIN_CLASS = "org.apache.zookeeper.server.ZooKeeperServerMain";
-const HOST = "127.0.0.1";
+const STANDALONE_MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
+export const HOST = "127.0.0.1";
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /** Every server this process started, so a crashed test run does not leave a JVM behind. */
-const running = new Set();
+export const running = new Set();
 let exitHookInstalled = false;
 
-function installExitHook() {
+export function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
@@ -34,7 +35,7 @@ function installExitHook() {
   });
 }
 
-function killGroup(pid, signal) {
+export function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
   } catch {
@@ -71,12 +72,13 @@ export function fourLetterWord(port, word, timeoutMs = 2000) {
   });
 }
 
-function writeConfig(dataDir, port) {
+/** Writes `zoo.cfg` in `dataDir`: the settings every test server shares, then `extraLines`. */
+export function writeConfig(dataDir, port, extraLines = ["tickTime=500"]) {
   const file = join(dataDir, "zoo.cfg");
   writeFileSync(
     file,
     [
-      "tickTime=500",
+      ...extraLines,
       "minSessionTimeout=1000",
       "maxSessionTimeout=60000",
       `dataDir=${join(dataDir, "data")}`,
@@ -91,19 +93,27 @@ function writeConfig(dataDir, port) {
   return file;
 }
 
-function launch(configFile, logFile) {
+export function assertInstalled() {
+  if (!existsSync(ZOOKEEPER_JAR)) {
+    throw new Error(
+      `ZooKeeper is not installed (${ZOOKEEPER_JAR} is missing): run \`sudo apt-get install -y zookeeper\``,
+    );
+  }
+}
+
+export function launch(configFile, logFile, mainClass = STANDALONE_MAIN) {
   const classpath = [ZOOKEEPER_JAR, `${JAVA_DIR}/slf4j-simple.jar`].join(":");
   const log = openSync(logFile, "a");
   const child = spawn(
     "java",
-    ["-Xms32m", "-Xmx256m", "-XX:+UseSerialGC", "-cp", classpath, MAIN_CLASS, configFile],
+    ["-Xms32m", "-Xmx256m", "-XX:+UseSerialGC", "-cp", classpath, mainClass, configFile],
     { detached: true, stdio: ["ignore", log, log] },
   );
   child.unref();
   return child;
 }
 
-async function waitUntilServing(port, child, logFile) {
+export async function waitUntilServing(port, child, logFile) {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null)
@@ -136,7 +146,7 @@ function waitForExit(child, timeoutMs) {
   });
 }
 
-async function stopChild(child) {
+export async function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   killGroup(child.pid, "SIGTERM");
   if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
@@ -146,40 +156,59 @@ async function stopChild(child) {
 }
 
 /**
+ * One ZooKeeper JVM on `port` with `configFile`, which can be stopped (SIGTERM, then SIGKILL),
+ * killed (SIGKILL at once, as a crash) and started again on the same port and data.
+ */
+export function serverProcess(port, configFile, logFile, mainClass = STANDALONE_MAIN) {
+  installExitHook();
+  let child;
+  const forget = () => running.delete(child.pid);
+  return {
+    get pid() {
+      return child.pid;
+    },
+    get alive() {
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    /** Launches the JVM; with `wait` (default) resolves once it serves requests. */
+    async start(wait = true) {
+      child = launch(configFile, logFile, mainClass);
+      running.add(child.pid);
+      if (wait) await this.serving();
+    },
+    async serving() {
+      try {
+        await waitUntilServing(port, child, logFile);
+      } catch (error) {
+        await stopChild(child);
+        forget();
+        throw error;
+      }
+    },
+    async halt() {
+      await stopChild(child);
+      forget();
+    },
+    /** `kill -9` by pid, as a crashed machine would. */
+    async kill() {
+      killGroup(child.pid, "SIGKILL");
+      await waitForExit(child, STOP_TIMEOUT_MS);
+      forget();
+    },
+  };
+}
+
+/**
  * Starts a standalone ZooKeeper on a free loopback port (or `options.port`).
  * @returns {Promise<import("./zookeeper.d.mts").ZooKeeperServer>}
  */
 export async function startZooKeeper(options = {}) {
-  if (!existsSync(ZOOKEEPER_JAR)) {
-    throw new Error(
-      `ZooKeeper is not installed (${ZOOKEEPER_JAR} is missing): run \`sudo apt-get install -y zookeeper\``,
-    );
-  }
-  installExitHook();
+  assertInstalled();
   const dataDir = mkdtempSync(join(tmpdir(), "dubbo-ts-zk-"));
   const port = options.port ?? (await freePort());
-  const configFile = writeConfig(dataDir, port);
   const logFile = join(dataDir, "zookeeper.log");
-  let child;
-
-  async function start() {
-    child = launch(configFile, logFile);
-    running.add(child.pid);
-    try {
-      await waitUntilServing(port, child, logFile);
-    } catch (error) {
-      await stopChild(child);
-      running.delete(child.pid);
-      throw error;
-    }
-  }
-
-  async function stopServer() {
-    await stopChild(child);
-    running.delete(child.pid);
-  }
-
-  await start();
+  const server = serverProcess(port, writeConfig(dataDir, port), logFile);
+  await server.start();
   let removed = false;
   return {
     port,
@@ -187,17 +216,22 @@ export async function startZooKeeper(options = {}) {
     dataDir,
     logFile,
     get pid() {
-      return child.pid;
+      return server.pid;
     },
     /** Stops the server and keeps the data dir, so `start()` brings back the same tree and sessions. */
-    halt: stopServer,
-    start,
+    halt: () => server.halt(),
+    /** Deletes the halted server's snapshots and logs: the next `start()` is a server that lost its data. */
+    wipeData() {
+      if (server.alive) throw new Error("wipeData() needs a halted server (call halt() first)");
+      rmSync(join(dataDir, "data"), { recursive: true, force: true });
+    },
+    start: () => server.start(),
     async restart() {
-      await stopServer();
-      await start();
+      await server.halt();
+      await server.start();
     },
     async stop() {
-      await stopServer();
+      await server.halt();
       if (!removed && options.keepData !== true) rmSync(dataDir, { recursive: true, force: true });
       removed = true;
     },

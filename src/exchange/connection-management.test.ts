@@ -3,7 +3,6 @@ import { createServer } from "node:net";
 import { describe, it } from "node:test";
 import { Code, RpcError, silentLogger } from "../core/index.js";
 import {
-  createBackoff,
   createConnectionHolder,
   createConnectionPool,
   createManagedConnection,
@@ -147,23 +146,6 @@ describe("connection management", () => {
       await holder.close();
       await server.close({ waitMs: 0 });
     }
-  });
-
-  it("backoff - grows from a quick first delay to the cap, within the jitter", () => {
-    let seed = 42;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    const backoff = createBackoff({ initialMs: 100, multiplier: 2, maxMs: 1000, jitter: 0.2, random });
-    const bases = [100, 200, 400, 800, 1000, 1000];
-    for (const base of bases) {
-      const d = backoff.next();
-      assert.ok(d >= base * 0.8 && d <= base * 1.2, `${d} within 20 % of ${base}`);
-    }
-    backoff.reset();
-    const first = backoff.next();
-    assert.ok(first >= 80 && first <= 120);
   });
 
   it("event codec - writes Hessian 2 null and strings as Java does and reads them back", () => {

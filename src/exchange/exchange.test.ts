@@ -306,7 +306,7 @@ describe("exchange", () => {
     const port = server.port;
     const client = createExchangeClient({ host: "127.0.0.1", port, logger: quiet });
     const managed = createManagedConnection(client, {
-      backoff: { initialMs: 20, maxMs: 100, random: () => 0.5 },
+      backoff: { initialMs: 20, periodMs: 100, random: () => 0.5 },
       doubleCheckMs: 0,
       logger: quiet,
     });

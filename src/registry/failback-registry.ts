@@ -10,6 +10,13 @@ import { AbstractRegistry, type RegistryOptions } from "./abstract-registry.js";
 import { CONSUMER_PROTOCOL, type NotifyListener } from "./registry.js";
 import { categoryOf } from "./url-match.js";
 
+/** A registry that is unreachable, not connected or too slow: its message is the whole story. */
+function operational(error: unknown): boolean {
+  return (
+    error instanceof RpcError && (error.code === Code.Unavailable || error.code === Code.DeadlineExceeded)
+  );
+}
+
 type TaskKind = "register" | "unregister" | "subscribe" | "unsubscribe" | "notify";
 
 interface FailedTask {
@@ -94,7 +101,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
       if (cached.length > 0) {
         this.logger.warn(
           `${this.#error("subscribe", url, error).message}; using ${cached.length} URLs from the cache file ${this.cacheFile?.file}`,
-          error,
+          operational(error) ? undefined : error,
         );
         this.notify(url, listener, cached);
       } else if (this.#check(url)) {
@@ -203,9 +210,11 @@ export abstract class FailbackRegistry extends AbstractRegistry {
 
   #error(operation: string, url: Url, cause: unknown): RpcError {
     const reason = cause instanceof Error ? cause.message : String(cause);
+    const retry = this.#check(url)
+      ? `set check=false on the registry to retry in the background every retry.period=${this.#retryPeriodMs} ms`
+      : `retrying every retry.period=${this.#retryPeriodMs} ms`;
     return new RpcError(
-      `failed to ${operation} ${url.serviceKey} (${url.toString()}) at registry ${this.url.address}: ${reason} ` +
-        `(set check=false on the registry to retry in the background every retry.period=${this.#retryPeriodMs} ms)`,
+      `failed to ${operation} ${url.serviceKey} (${url.toString()}) at registry ${this.url.address}: ${reason} (${retry})`,
       Code.Unavailable,
       { cause },
     );

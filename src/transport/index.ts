@@ -1,6 +1,6 @@
 // Transport: Dubbo 2 frames over node:net / node:tls. A streaming frame decoder, channels with
 // coalesced writes and real backpressure, a server with an `accepts` limit, a client with a connect
-// timeout, and SOFARPC-style connection management (managed links that reconnect with backoff,
+// timeout, and SOFARPC-style connection management (managed links that reconnect every period,
 // a shared ref-counted pool, a per-reference holder). It knows nothing of services or bodies.
 export { type Backoff, type BackoffOptions, createBackoff } from "./backoff.js";
 export { type Channel, type ChannelHandler, type ChannelOptions, createChannel } from "./channel.js";

@@ -43,13 +43,12 @@ export interface ManagedConnection<C extends Connectable> {
 
 export interface ManagedConnectionOptions {
   readonly backoff?: BackoffOptions;
+  /** `reconnect=false`: a link that drops stays down (no attempt is scheduled). Default true. */
+  readonly reconnect?: boolean;
   /** ms a fresh link must stay up to count as healthy. */
   readonly doubleCheckMs?: number;
   readonly logger?: Logger;
 }
-
-/** How many backoff steps a link that dropped right after connecting costs (SOFARPC uses ×5). */
-const EARLY_DROP_PENALTY_STEPS = 2;
 
 /** The category of the transport's debug records (`DUBBO_TRACE=transport`). */
 const TRANSPORT_LOG = "transport";
@@ -59,7 +58,7 @@ function isLoggedAttempt(failures: number): boolean {
   return (failures & (failures - 1)) === 0;
 }
 
-/** Keeps one {@link Connectable} up: reconnects with exponential backoff and jitter after it drops. */
+/** Keeps one {@link Connectable} up: reconnects every `reconnect` period after it drops (backoff.ts). */
 export function createManagedConnection<C extends Connectable>(
   target: C,
   options: ManagedConnectionOptions = {},
@@ -67,6 +66,7 @@ export function createManagedConnection<C extends Connectable>(
   const doubleCheckMs = options.doubleCheckMs ?? DEFAULT_CONNECTION_DOUBLE_CHECK_MS;
   const logger = options.logger ?? consoleLogger;
   const backoff: Backoff = createBackoff(options.backoff);
+  const reconnect = options.reconnect ?? true;
   const listeners: Array<(state: ConnectionState) => void> = [];
   let state: ConnectionState = "uninitialized";
   let attempt: Promise<void> | undefined;
@@ -84,7 +84,7 @@ export function createManagedConnection<C extends Connectable>(
   }
 
   function scheduleRetry(): void {
-    if (state === "closed" || retryTimer !== undefined) return;
+    if (state === "closed" || retryTimer !== undefined || !reconnect) return;
     const delay = backoff.next();
     nextRetryAt = Date.now() + delay;
     retryTimer = setTimeout(() => {
@@ -136,7 +136,7 @@ export function createManagedConnection<C extends Connectable>(
     if (state === "closed") return;
     if (error !== undefined) lastError = error;
     if (Date.now() - connectedAt < doubleCheckMs) {
-      backoff.penalize(EARLY_DROP_PENALTY_STEPS);
+      backoff.penalize();
       logger.warn(
         `the connection to ${target.address} closed right after it opened (within ${doubleCheckMs} ms)` +
           (error === undefined ? "" : ` (${error.message.trim()})`) +
@@ -162,8 +162,11 @@ export function createManagedConnection<C extends Connectable>(
 
   function unavailable(): RpcError {
     const wait = Math.max(0, nextRetryAt - Date.now());
+    const plan = reconnect
+      ? `reconnecting, next attempt in ${wait} ms`
+      : "not reconnecting (reconnect=false)";
     return new RpcError(
-      `no connection to ${target.address}: reconnecting, next attempt in ${wait} ms` +
+      `no connection to ${target.address}: ${plan}` +
         (lastError ? ` (last error: ${lastError.message})` : ""),
       Code.Unavailable,
       { cause: lastError },

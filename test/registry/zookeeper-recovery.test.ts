@@ -13,9 +13,9 @@ import { fileURLToPath } from "node:url";
 import { DemoService } from "../../examples/demo-service.js";
 import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
 import { consoleLogger, silentLogger } from "../../src/core/index.js";
-import { createDubbo, type DubboApplication } from "../../src/index.js";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 import { waitFor } from "./kit.js";
+import { zookeeperApps } from "./zookeeper-apps.js";
 
 const IFACE = "org.apache.dubbo.demo.DemoService";
 const PROVIDERS = `/dubbo/${IFACE}/providers`;
@@ -26,7 +26,16 @@ const quiet = process.env.REGISTRY_TEST_LOG ? consoleLogger : silentLogger;
 let zk: ZooKeeperServer;
 let dir: string;
 let inspector: ZkClient;
-const apps: DubboApplication[] = [];
+const apps = zookeeperApps({
+  registryAddress: () => `zookeeper://${zk.connectString}`,
+  get cacheDir() {
+    return dir;
+  },
+  logger: () => quiet,
+});
+const { application } = apps;
+/** A provider application whose answers start with its tag. Its session outlives every freeze here. */
+const provide = (tag: string) => apps.provide(tag, 30_000);
 const children: ChildProcess[] = [];
 
 before(async () => {
@@ -47,36 +56,11 @@ after(async () => {
       process.kill(child.pid, "SIGKILL");
     }
   }
-  for (const app of apps) await app.stop().catch(() => {});
+  await apps.stopAll();
   inspector?.close();
   await zk?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function application(name: string, sessionMs: number): Promise<DubboApplication> {
-  const app = await createDubbo({
-    application: { name },
-    env: false,
-    logger: quiet,
-    registry: {
-      address: `zookeeper://${zk.connectString}`,
-      file: join(dir, `${name}.cache`),
-      sessionMs,
-      timeoutMs: 3000,
-      parameters: { "retry.period": "200" },
-    },
-    protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
-  });
-  apps.push(app);
-  return app;
-}
-
-/** A provider application whose answers start with its tag. Its session outlives every freeze here. */
-async function provide(tag: string): Promise<DubboApplication> {
-  const app = await application(tag, 30_000);
-  await app.export(DemoService, { sayHello: (name: string) => `${tag} Hello ${name}` }, { scope: "remote" });
-  return app;
-}
 
 /** The decoded provider (or consumer) nodes of one application, with their owning session. */
 async function nodesOf(path: string, application: string): Promise<Array<{ name: string; owner: string }>> {

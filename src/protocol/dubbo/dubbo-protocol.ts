@@ -32,6 +32,7 @@ import {
 import { DubboInvoker } from "./dubbo-invoker.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
 import { type ExportedService, exportedMethodsOf, providerServiceKey } from "./exporter-table.js";
+import { reconnectSettingOf } from "./reconnect-setting.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "./tls-settings.js";
 
 export const DUBBO_PROTOCOL = "dubbo";
@@ -127,7 +128,8 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       ...(tls === undefined ? {} : { tls }),
       deadlines,
     });
-    return createManagedConnection(client, { logger });
+    const { reconnect, periodMs } = reconnectSettingOf(url);
+    return createManagedConnection(client, { logger, reconnect, backoff: { periodMs } });
   }
 
   function sharedPool(
@@ -284,6 +286,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
     },
     async refer(url) {
       assertAlive("refer to", url);
+      reconnectSettingOf(url); // a bad `reconnect` fails here rather than at the first reconnect
       const lazy = url.boolean("lazy", DEFAULT_LAZY);
       const connections = url.number("connections", DEFAULT_CONNECTIONS);
       const profile = tlsProfile(url);

@@ -124,6 +124,7 @@ export class ZkClient {
 
   close(): void {
     if (this.#closed) return;
+    const wasConnected = this.#connected;
     this.#closed = true;
     this.#connected = false;
     clearInterval(this.#watchdog);
@@ -132,6 +133,9 @@ export class ZkClient {
     // Swallow late library events (a socket error after close must not become an unhandled 'error').
     this.#client.on("error", () => {});
     this.#client.close();
+    // Without a live session there is nobody to say goodbye to: stop the library's retry loop
+    // (its socket would otherwise keep offering the dead session to the server).
+    if (!wasConnected) this.#internals()?.socket?.destroy();
   }
 
   /** Creates a node; `ephemeral` nodes die with the session. */

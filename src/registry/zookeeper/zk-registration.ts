@@ -47,6 +47,14 @@ export class ZkRegistration {
     });
   }
 
+  /**
+   * A new session may be served by a server that has lost its data (restored or rebuilt): the
+   * parents are created again rather than believed to exist.
+   */
+  forgetPersistentPaths(): void {
+    this.#persistent.clear();
+  }
+
   async ensurePersistent(client: ZkClient, path: string): Promise<void> {
     if (this.#persistent.has(path)) return;
     await client.mkdirp(path);

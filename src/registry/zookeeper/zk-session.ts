@@ -26,7 +26,7 @@ export interface ZkSessionHooks {
   onNewSession(): void;
   /** Connected again on the same session: nodes and watches survived; catch up. */
   onReconnected(): void;
-  /** The old session's client is closed: drop whatever was bound to it. */
+  /** The old session's client is closed: drop whatever was bound to it (watches, known paths). */
   onClientReplaced(): void;
 }
 
@@ -34,6 +34,12 @@ export interface ZkSessionHooks {
  * The registry's ZooKeeper connection: the client built from the registry URL, its first connect,
  * and the session lifecycle. A reconnect within the session is `onReconnected`; an expired session
  * is replaced by a new client, which reports `onNewSession` once connected.
+ *
+ * A session can also be lost without the server ever saying so: a server that restarted with its
+ * data lost (a rebuilt node, a restored snapshot, a new ensemble behind the same address) refuses
+ * every session whose last-seen zxid is ahead of its own, by closing the socket, so the client
+ * would retry the dead session for ever. As Curator does, a connection that stays down for longer
+ * than the session timeout counts as an expiry: by then the server has expired the session anyway.
  */
 export class ZkSession {
   readonly #url: Url;
@@ -46,6 +52,8 @@ export class ZkSession {
   #needsRecovery = false;
   /** When the link of a connected session dropped, while it is down (for the "restored" record). */
   #lostAt: number | undefined;
+  /** Armed while a connected session is disconnected; fires once the session timeout has passed. */
+  #lostTimer: NodeJS.Timeout | undefined;
 
   constructor(url: Url, logger: RegistryLogger, hooks: ZkSessionHooks) {
     this.#url = url;
@@ -98,6 +106,7 @@ export class ZkSession {
   }
 
   close(): void {
+    this.#disarmLostTimer();
     this.#client.close();
   }
 
@@ -109,6 +118,8 @@ export class ZkSession {
 
   #onState(client: ZkClient, state: ZkState): void {
     if (client !== this.#client || this.#hooks.isDestroyed()) return;
+    if (state === "disconnected") this.#armLostTimer(client);
+    else this.#disarmLostTimer();
     switch (state) {
       case "connected":
         if (this.#needsRecovery) {
@@ -151,6 +162,28 @@ export class ZkSession {
         }
         return;
     }
+  }
+
+  /** Starts the session-timeout clock of a connected session that just lost its connection. */
+  #armLostTimer(client: ZkClient): void {
+    if (!this.#wasConnected || this.#lostTimer !== undefined) return;
+    const sessionTimeoutMs = client.sessionTimeoutMs;
+    this.#lostTimer = setTimeout(() => {
+      this.#lostTimer = undefined;
+      if (client !== this.#client || client.connected || this.#hooks.isDestroyed()) return;
+      this.#logger.warn(
+        `ZooKeeper ${this.#url.address}: no connection for the session timeout (${sessionTimeoutMs} ms); ` +
+          `taking session 0x${client.sessionId} as lost (the server expired it, or restarted without its data) ` +
+          "and opening a new session to re-register and re-subscribe",
+      );
+      this.#replaceClient();
+    }, sessionTimeoutMs);
+    this.#lostTimer.unref();
+  }
+
+  #disarmLostTimer(): void {
+    if (this.#lostTimer !== undefined) clearTimeout(this.#lostTimer);
+    this.#lostTimer = undefined;
   }
 
   #replaceClient(): void {

@@ -19,7 +19,9 @@ import { ZkSubscriptions } from "./zk-subscriptions.js";
  * Connection loss: a reconnect within the same session loses nothing (ephemeral nodes stay, the
  * client re-installs its watches); every watched path is re-read and pending retries run at once.
  * Session expiry: a new session is opened, then every URL is registered again (a node still held by
- * the dead session is deleted and recreated) and every subscription re-read. Subscribers never get
+ * the dead session is deleted and recreated) and every subscription re-read. A connection that stays
+ * down for longer than the session timeout counts as an expiry (as in Curator), which is also how a
+ * server restarted without its data (it refuses the old session for ever) is recovered from. Subscribers never get
  * an empty list because the connection dropped: while disconnected nothing is notified.
  *
  * The parts: zk-session.ts (connection and session lifecycle), zk-registration.ts (our nodes),
@@ -62,7 +64,10 @@ export class ZookeeperRegistry extends FailbackRegistry {
         this.#subscriptions.refreshAll();
         void this.recoverRegistered().then(() => this.retryNow());
       },
-      onClientReplaced: () => this.#subscriptions.closeWatches(),
+      onClientReplaced: () => {
+        this.#subscriptions.closeWatches();
+        registration.forgetPersistentPaths();
+      },
     });
   }
 

@@ -42,6 +42,9 @@ export const InteropService = defineService(INTEROP_SERVICE, {
   fail: { args: [java.String], returns: java.void },
   attachment: { args: [java.String], returns: java.String },
   over: { args: [java.String], returns: java.String },
+  // Java's overloads of over(): one contract entry each, sent and dispatched by descriptor.
+  overInt: { javaName: "over", args: [java.int], returns: java.String },
+  overStringInt: { javaName: "over", args: [java.String, java.int], returns: java.String },
   sleep: { args: [java.int], returns: java.String },
   sleepCounted: { args: [java.String, java.int], returns: java.int },
   count: { args: [java.String], returns: java.int },
@@ -99,6 +102,8 @@ function interopImplementation() {
       return String(value);
     },
     over: (s: string) => `S:${s}`,
+    overInt: (i: number) => `I:${i}`,
+    overStringInt: (s: string, i: number) => `SI:${s}${i}`,
     async sleep(ms: number) {
       await sleep(ms);
       return `slept ${ms}`;

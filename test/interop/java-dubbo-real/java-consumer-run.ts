@@ -83,7 +83,9 @@ export function itServesJavaConsumer(label: string, lines: () => readonly PeerLi
     assert.equal((caseLine(lines(), "attachments").result as { received: unknown }).received, "ping");
   });
 
-  it(`${label} - over(String) is served`, () => {
+  it(`${label} - overloads of over() are dispatched by their parameter types`, () => {
     assert.equal(caseLine(lines(), "over.String").result, "S:a");
+    assert.equal(caseLine(lines(), "over.int").result, "I:3");
+    assert.equal(caseLine(lines(), "over.String,int").result, "SI:a3");
   });
 }

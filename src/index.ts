@@ -14,7 +14,9 @@ export {
 export type {
   ApplicationConfig,
   ConsumerConfig,
+  CustomExtensions,
   DubboConfigOptions,
+  ExtensionName,
   MethodConfig,
   ProtocolConfig,
   ProviderConfig,

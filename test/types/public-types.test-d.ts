@@ -75,6 +75,7 @@ type User = JavaValue<typeof UserType>;
 const UserService = defineService("com.foo.UserService", {
   find: { args: (id = java.long) => [id], returns: UserType },
   rename: { args: (id = java.longBig, name = java.String) => [id, name], returns: java.boolean },
+  touch: { args: (id = java.long) => [id] as const, returns: java.void },
   count: { args: [], returns: java.long },
   countAll: { args: [java.String], returns: java.LongBig },
 });
@@ -118,4 +119,5 @@ export const implementation: ServiceImplementation<Methods> = {
   rename: async (id, name) => id > 0n && name !== "",
   count: () => 3,
   countAll: () => 3n,
+  touch: () => {},
 };

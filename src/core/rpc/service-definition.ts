@@ -8,7 +8,7 @@ type JavaTypeTuple = readonly [] | readonly [JavaType, ...JavaType[]];
  * parameters whose defaults are their Java types, returned in order
  * (`(name = java.String, times = java.int) => [name, times]`), so hovers show the names.
  */
-export type ArgsDeclaration = JavaTypeTuple | readonly JavaType[] | ((...types: never[]) => JavaTypeTuple);
+export type ArgsDeclaration = readonly JavaType[] | ((...types: never[]) => JavaTypeTuple);
 
 /** One method as `defineService` receives it. */
 export interface MethodDeclaration {
@@ -68,7 +68,7 @@ type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
  */
 export type AgreeingArgs<M extends MethodsDeclaration> = {
   readonly [K in keyof M]: M[K]["args"] extends (...types: infer P) => infer R
-    ? SameType<R, NamedJavaTypes<P>> extends true
+    ? SameType<Readonly<R>, Readonly<NamedJavaTypes<P>>> extends true
       ? unknown
       : { readonly args: (...types: P) => NamedJavaTypes<P> }
     : unknown;

@@ -82,12 +82,14 @@ describe("application", () => {
 
   it("config - an unknown extension name fails at creation, listing the registered ones", async () => {
     await assert.rejects(
+      // @ts-expect-error: misspelt on purpose; the start-time check is what this test covers
       createDubbo({ application: { name: "t" }, consumer: { loadbalance: "leastactiv" }, env: false }),
       /consumer\.loadbalance: "leastactiv" names no loadbalance \(registered: random, roundrobin, leastactive/,
     );
     await assert.rejects(
       createDubbo({
         application: { name: "t" },
+        // @ts-expect-error: an unknown name on purpose; the start-time check is what this test covers
         protocol: { name: "dubbo", threadpool: "huge" },
         env: false,
       }),
@@ -95,6 +97,7 @@ describe("application", () => {
     );
     await using app = await createDubbo({ application: { name: "t" }, env: false });
     await assert.rejects(
+      // @ts-expect-error: misspelt on purpose; the refer-time check is what this test covers
       app.refer(Greeter, { url: "dubbo://127.0.0.1:1", cluster: "failovr" }),
       /references\.com\.example\.Greeter\.cluster: "failovr" names no cluster/,
     );

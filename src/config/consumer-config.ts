@@ -7,6 +7,7 @@ import {
   DEFAULT_SHARE_CONNECTIONS,
 } from "../core/index.js";
 import { readRecord } from "./errors.js";
+import type { ExtensionName, FilterListEntry } from "./extension-name-types.js";
 import {
   booleanField,
   extensionField,
@@ -34,9 +35,9 @@ const ID = /^[A-Za-z0-9_.-]+$/;
  */
 export interface ConsumerConfig extends MethodSettings {
   /** Fault tolerance: `failover`, `failfast`, `failsafe`, `failback`, `forking`, `broadcast`, ... Default "failover". URL key `cluster`. */
-  cluster?: string;
+  cluster?: ExtensionName<"cluster">;
   /** Consumer filters to add (`-name` removes one, `-default` all defaults). URL key `reference.filter`. Java `filter`. */
-  filters?: readonly string[];
+  filters?: readonly FilterListEntry[];
   /** Fail at start when no provider is available. Default true. URL key `check`. */
   check?: boolean;
   /** Connect on the first call instead of at refer time. Default false. URL key `lazy`. */
@@ -89,7 +90,11 @@ export interface ResolvedConsumerConfig extends EffectiveConsumerSettings {
 export const CONSUMER_FIELDS: FieldTable<ConsumerConfig> = {
   ...METHOD_SETTING_FIELDS,
   cluster: extensionField("cluster", { urlKey: "cluster" }),
-  filters: listField({ aliases: ["filter"], urlKey: "reference.filter", extension: "filter" }),
+  filters: listField<FilterListEntry>({
+    aliases: ["filter"],
+    urlKey: "reference.filter",
+    extension: "filter",
+  }),
   check: booleanField({ urlKey: "check" }),
   lazy: booleanField({ urlKey: "lazy" }),
   connections: integerField(0, JAVA_INT_MAX, "0 = shared connections", { urlKey: "connections" }),

@@ -1,6 +1,6 @@
 import type { ResolvedConsumerConfig } from "./consumer-config.js";
 import type { DubboConfig } from "./dubbo-config.js";
-import type { ExtensionPointName } from "./fields.js";
+import type { ExtensionPointName } from "./extension-name-types.js";
 import type { ResolvedMethodConfig } from "./method-config.js";
 import type { ResolvedProtocolConfig } from "./protocol-config.js";
 import type { ResolvedProviderConfig } from "./provider-config.js";

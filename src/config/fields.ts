@@ -1,16 +1,6 @@
 import { Code, RpcError } from "../core/index.js";
 import { assertSafeKey, invalidSetting, joinPath, readRecord, unknownSetting } from "./errors.js";
-
-/** The extension points whose names a configuration mentions; the app checks each at start. */
-export type ExtensionPointName =
-  | "protocol"
-  | "registry"
-  | "cluster"
-  | "loadbalance"
-  | "filter"
-  | "serialization"
-  | "threadpool"
-  | "dispatcher";
+import type { ExtensionName, ExtensionPointName } from "./extension-name-types.js";
 
 /**
  * How one setting is read and where it goes. `read` receives a present value of unknown type
@@ -101,8 +91,14 @@ export function choiceField<const T extends string>(choices: readonly T[], meta:
 
 const EXTENSION_NAME = /^[A-Za-z0-9_.-]+$/;
 
-/** The name of an extension (validated against the registry by the app, at configuration time). */
-export function extensionField(point: ExtensionPointName, meta: Meta = {}): FieldSpec<string> {
+/**
+ * A name-valued setting. Its type is the point's known names (so code cannot misspell one); the
+ * value itself is only checked for shape here, and against the registered names at start.
+ */
+export function extensionField<P extends ExtensionPointName>(
+  point: P,
+  meta: Meta = {},
+): FieldSpec<ExtensionName<P>> {
   return {
     ...meta,
     extension: point,
@@ -110,13 +106,18 @@ export function extensionField(point: ExtensionPointName, meta: Meta = {}): Fiel
       if (typeof value !== "string" || !EXTENSION_NAME.test(value.trim())) {
         throw invalidSetting(path, value, `a ${point} extension name (letters, digits, "-", "_", ".")`);
       }
-      return value.trim();
+      return value.trim() as ExtensionName<P>;
     },
   };
 }
 
-/** A list of words, as an array or a comma-separated string; empty items are dropped. */
-export function listField(meta: Meta & { itemPattern?: RegExp } = {}): FieldSpec<readonly string[]> {
+/**
+ * A list of words, as an array or a comma-separated string; empty items are dropped. `T` narrows
+ * the type code may give (filter names); the app checks names against its registry at start.
+ */
+export function listField<T extends string = string>(
+  meta: Meta & { itemPattern?: RegExp } = {},
+): FieldSpec<readonly T[]> {
   const { itemPattern, ...rest } = meta;
   const expected = "a list of names (an array of strings or one comma-separated string)";
   return {
@@ -130,7 +131,7 @@ export function listField(meta: Meta & { itemPattern?: RegExp } = {}): FieldSpec
       const names = items.map((item) => item.trim()).filter((item) => item !== "");
       const bad = itemPattern === undefined ? undefined : names.find((n) => !itemPattern.test(n));
       if (bad !== undefined) throw invalidSetting(path, bad, `${expected} matching ${String(itemPattern)}`);
-      return Object.freeze(names);
+      return Object.freeze(names) as readonly T[];
     },
   };
 }

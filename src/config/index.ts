@@ -14,6 +14,13 @@ export { type DubboConfig, type DubboConfigOptions, resolveDubboConfig } from ".
 export { type EntryChoice, resolveReferenceEntry, resolveServiceEntry } from "./entry-config.js";
 export { type Environment, envForm } from "./env-overrides.js";
 export {
+  BUILTIN_EXTENSION_NAMES,
+  type CustomExtensions,
+  type ExtensionName,
+  type ExtensionPointName,
+  type FilterListEntry,
+} from "./extension-name-types.js";
+export {
   collectExtensionNames,
   type ExtensionNameUse,
   protocolExtensionNames,
@@ -21,7 +28,7 @@ export {
   registryExtensionNames,
   serviceExtensionNames,
 } from "./extension-names.js";
-export type { ExtensionPointName, Given } from "./fields.js";
+export type { Given } from "./fields.js";
 export {
   type ConfigLayers,
   type LoadConfigOptions,

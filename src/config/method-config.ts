@@ -10,6 +10,7 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from "../core/index.js";
 import { assertSafeKey, invalidSetting, isRecord, joinPath, readRecord } from "./errors.js";
+import type { ExtensionName } from "./extension-name-types.js";
 import {
   booleanField,
   extensionField,
@@ -38,7 +39,7 @@ export interface MethodSettings {
   /** Extra attempts after the first under failover. Default 2. URL key `retries`. Java `retries`. */
   retries?: number;
   /** Load balancer name (`random`, `roundrobin`, `leastactive`, ...). Default "random". URL key `loadbalance`. */
-  loadbalance?: string;
+  loadbalance?: ExtensionName<"loadbalance">;
   /** Consumer-side concurrent calls per method per provider; 0 = no limit. Default 0. URL key `actives`. */
   actives?: number;
   /** Provider-side concurrent executions per method; 0 = no limit. Default 0. URL key `executes`. */

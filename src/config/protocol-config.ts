@@ -12,6 +12,7 @@ import {
   DEFAULT_THREADS,
 } from "../core/index.js";
 import { isRecord, readRecord } from "./errors.js";
+import type { ExtensionName } from "./extension-name-types.js";
 import {
   extensionField,
   type FieldSpec,
@@ -28,7 +29,7 @@ import { type ProtocolSslConfig, protocolSslField } from "./ssl-config.js";
 /** A protocol services are exported on (Java `ProtocolConfig`, `dubbo.protocol.*` / `dubbo.protocols.<id>.*`). */
 export interface ProtocolConfig {
   /** Protocol extension: "dubbo", "injvm", ... Default "dubbo". URL protocol. Java `dubbo.protocol.name`. */
-  name?: string;
+  name?: ExtensionName<"protocol">;
   /**
    * Host to advertise (and bind). Default: bind all interfaces (`anyhost=true`) and advertise the
    * first non-internal IPv4 address. URL host. Java `dubbo.protocol.host`.
@@ -54,9 +55,9 @@ export interface ProtocolConfig {
   /** Requests that may wait for a handler; 0 = reject when all are busy. Default 0. URL key `queues`. */
   queues?: number;
   /** Executor: `fixed`, `cached`, `limited`, ... Default "fixed". URL key `threadpool`. */
-  threadpool?: string;
+  threadpool?: ExtensionName<"threadpool">;
   /** What runs through the executor: `all`, `direct`, `message`, `execution`, `connection`. Default "all". URL key `dispatcher`. */
-  dispatcher?: string;
+  dispatcher?: ExtensionName<"dispatcher">;
   /** Most connections accepted; 0 = no limit. Default 0. URL key `accepts`. */
   accepts?: number;
   /** Largest frame body in bytes, both ways. Default 8388608 (8 MiB). URL key `payload`. */
@@ -66,7 +67,7 @@ export interface ProtocolConfig {
   /** Idle ms before a silent connection is closed. Default 3 × heartbeat. URL key `heartbeat.timeout`. */
   heartbeatTimeoutMs?: number;
   /** Serialization: "hessian2", ... Default "hessian2". URL key `serialization`. */
-  serialization?: string;
+  serialization?: ExtensionName<"serialization">;
   /** Ms to drain in-flight calls at shutdown. Default 10000. Java `dubbo.service.shutdown.wait`. */
   shutdownWaitMs?: number;
   /**

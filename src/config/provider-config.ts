@@ -8,6 +8,7 @@ import {
   DEFAULT_WEIGHT,
 } from "../core/index.js";
 import { invalidSetting, readRecord } from "./errors.js";
+import type { ExtensionName, FilterListEntry } from "./extension-name-types.js";
 import {
   booleanField,
   extensionField,
@@ -35,9 +36,9 @@ const ID = /^[A-Za-z0-9_.-]+$/;
  */
 export interface ProviderConfig extends MethodSettings {
   /** Suggested fault tolerance for consumers. Default "failover". URL key `cluster`. */
-  cluster?: string;
+  cluster?: ExtensionName<"cluster">;
   /** Provider filters to add (`-name` removes one). URL key `service.filter`. Java `filter`. */
-  filters?: readonly string[];
+  filters?: readonly FilterListEntry[];
   /** Relative weight for consumers' load balancing. Default 100. URL key `weight`. */
   weight?: number;
   /** Ms over which a new provider's weight ramps up on consumers. Default 600000. URL key `warmup`. */
@@ -58,7 +59,7 @@ export interface ProviderConfig extends MethodSettings {
   /** Access log: `true` (to the logger) or a file path. No default. URL key `accesslog`. */
   accesslog?: string | boolean;
   /** Serialization for this service's responses (default: the protocol's). URL key `serialization`. */
-  serialization?: string;
+  serialization?: ExtensionName<"serialization">;
   /** Default service group. No default. URL key `group`. */
   group?: string;
   /** Default service version. No default. URL key `version`. */
@@ -115,7 +116,7 @@ function stringOrBoolean(
 export const PROVIDER_FIELDS: FieldTable<ProviderConfig> = {
   ...METHOD_SETTING_FIELDS,
   cluster: extensionField("cluster", { urlKey: "cluster" }),
-  filters: listField({ aliases: ["filter"], urlKey: "service.filter", extension: "filter" }),
+  filters: listField<FilterListEntry>({ aliases: ["filter"], urlKey: "service.filter", extension: "filter" }),
   weight: integerField(0, JAVA_INT_MAX, "", { urlKey: "weight" }),
   warmupMs: integerField(0, JAVA_INT_MAX, "ms", { aliases: ["warmup"], urlKey: "warmup" }),
   // Java's "default" means a random token too.

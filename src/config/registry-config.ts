@@ -13,6 +13,7 @@ import {
   Url,
 } from "../core/index.js";
 import { joinPath, readRecord } from "./errors.js";
+import type { ExtensionName } from "./extension-name-types.js";
 import {
   booleanField,
   extensionField,
@@ -35,7 +36,7 @@ export interface RegistryConfig {
    */
   address?: string;
   /** Registry type when the address has no `scheme://`. Default "dubbo". URL protocol. */
-  protocol?: string;
+  protocol?: ExtensionName<"registry">;
   /** ZooKeeper root node (`/dubbo` when unset). URL key `group`. */
   group?: string;
   /** Registry user (also accepted in the address as `user:password@`). */

@@ -29,6 +29,13 @@ const DemoService = defineService("org.apache.dubbo.demo.DemoService", {
   sayBye: { args: [java.String], returns: java.String },
 });
 
+// "tracing" stands for a filter an application registers itself.
+declare module "./extension-name-types.js" {
+  interface CustomExtensions {
+    tracing: "filter";
+  }
+}
+
 describe("config resolve", () => {
   it("resolve - fills Dubbo's defaults and freezes the result", () => {
     const consumer = resolveConsumer();

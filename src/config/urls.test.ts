@@ -18,6 +18,13 @@ const DemoService = defineService("org.apache.dubbo.demo.DemoService", {
 
 const RUNTIME = { timestamp: 1700000000000, pid: 4242, host: "10.0.0.5" };
 
+// "tracing" stands for a filter an application registers itself.
+declare module "./extension-name-types.js" {
+  interface CustomExtensions {
+    tracing: "filter";
+  }
+}
+
 describe("config urls", () => {
   it("toServiceUrl - matches the provider URL a Java 2.7 consumer expects, without version/group when unset", () => {
     const url = toServiceUrl(

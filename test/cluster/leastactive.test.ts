@@ -30,7 +30,7 @@ before(async () => {
 after(() => killAll(providers));
 
 /** Runs CALLS calls at CONCURRENCY through a fresh consumer with `loadbalance`; returns shares by id. */
-async function sharesUnder(loadbalance: string): Promise<Map<string, number>> {
+async function sharesUnder(loadbalance: "random" | "leastactive"): Promise<Map<string, number>> {
   await using app = await createDubbo({
     application: { name: `consumer-${loadbalance}` },
     env: false,

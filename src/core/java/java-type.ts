@@ -28,7 +28,10 @@ export type JavaKind =
   | "time"
   | "void";
 
-/** A Java long arrives as a number when it fits in ±2^53 and as a bigint beyond; both encode as long. */
+/**
+ * A Java long no contract declared (read from a descriptor, or inside `java.Object`): a number
+ * when it fits in ±2^53, a bigint beyond (the codec's `longMode`). Both encode as long.
+ */
 export type JavaLong = number | bigint;
 
 export interface JavaType<T = unknown> {
@@ -46,15 +49,28 @@ export interface JavaType<T = unknown> {
   readonly value?: JavaType;
   /** Declared fields of a user class, by Java field name. */
   readonly fields?: Readonly<Record<string, JavaType>>;
+  /**
+   * How a declared long decodes: `number` (`java.long`; a value beyond ±2^53 fails the call) or
+   * `bigint` (`java.longBig`). Absent on undeclared longs, which follow the codec's `longMode`.
+   */
+  readonly longAs?: "number" | "bigint";
   /** Constants of an enum, when declared. */
   readonly constants?: readonly string[];
   /** Phantom: never set at run time, carries the TypeScript type for inference. */
   readonly __ts?: T;
 }
 
-export type TsOf<J> = J extends JavaType<infer T> ? T : never;
+/**
+ * The TypeScript type of a value of Java type `J`, e.g. `type User = JavaValue<typeof UserType>`.
+ * What a stub returns and an implementation receives for that type.
+ */
+export type JavaValue<J> = J extends JavaType<infer T> ? T : never;
 
-type TsOfAll<A extends readonly JavaType[]> = { [I in keyof A]: TsOf<A[I]> };
+/** The TypeScript types of a Java parameter list, as a fresh tuple (hovers show the element types). */
+export type JavaValues<A extends readonly JavaType[]> = [...{ [I in keyof A]: JavaValue<A[I]> }];
+
+/** Flattens an object type for display: hovers show its fields instead of the alias that built it. */
+export type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 function descriptorOf(name: string): string {
   if (name.startsWith("[")) return name.replaceAll(".", "/");
@@ -107,11 +123,20 @@ function array<T>(element: JavaType<T>): JavaType<T[]> {
   return make<T[]>("array", arrayName(element), { element });
 }
 
-type FieldsOf<F extends Record<string, JavaType>> = { [K in keyof F]: TsOf<F[K]> };
+/**
+ * A value of a described user class: its fields, plus the Java class name the decoder leaves on
+ * it as a non-enumerable `$class` (optional, so plain object literals encode as the class too).
+ */
+export type JavaClassValue<N extends string, F extends Record<string, JavaType>> = Simplify<
+  { [K in keyof F]: JavaValue<F[K]> } & { readonly $class?: N }
+>;
 
 /** A user class (a POJO), written as a Hessian class definition with these fields. */
-function javaClass<F extends Record<string, JavaType>>(name: string, fields: F): JavaType<FieldsOf<F>> {
-  return make<FieldsOf<F>>("class", name, { fields: Object.freeze({ ...fields }) });
+function javaClass<const N extends string, F extends Record<string, JavaType>>(
+  name: N,
+  fields: F,
+): JavaType<JavaClassValue<N, F>> {
+  return make<JavaClassValue<N, F>>("class", name, { fields: Object.freeze({ ...fields }) });
 }
 
 /** A Java enum; values are the constant names. */
@@ -138,7 +163,10 @@ export const java = Object.freeze({
   byte: make<number>("byte", "byte"),
   short: make<number>("short", "short"),
   int: make<number>("int", "int"),
-  long: make<JavaLong>("long", "long"),
+  /** A long the code handles as a number: exact within ±2^53; a larger value fails the call. */
+  long: make<number>("long", "long", { longAs: "number" }),
+  /** A long the code handles as a bigint (ids beyond 2^53, e.g. snowflake ids). */
+  longBig: make<bigint>("long", "long", { longAs: "bigint" }),
   float: make<number>("float", "float"),
   double: make<number>("double", "double"),
   char: make<string>("char", "char"),
@@ -147,7 +175,8 @@ export const java = Object.freeze({
   Byte: make<number>("byte", "java.lang.Byte"),
   Short: make<number>("short", "java.lang.Short"),
   Integer: make<number>("int", "java.lang.Integer"),
-  Long: make<JavaLong>("long", "java.lang.Long"),
+  Long: make<number>("long", "java.lang.Long", { longAs: "number" }),
+  LongBig: make<bigint>("long", "java.lang.Long", { longAs: "bigint" }),
   Float: make<number>("float", "java.lang.Float"),
   Double: make<number>("double", "java.lang.Double"),
   Character: make<string>("char", "java.lang.Character"),
@@ -176,8 +205,6 @@ export const java = Object.freeze({
   type: javaObject,
 });
 
-export type { FieldsOf, TsOfAll };
-
 /** The concatenated JVM descriptors of a parameter list, as Dubbo's request body carries them. */
 export function parameterDescriptor(types: readonly JavaType[]): string {
   let out = "";
@@ -191,7 +218,7 @@ const BY_DESCRIPTOR: ReadonlyMap<string, JavaType> = new Map(
     java.byte,
     java.short,
     java.int,
-    java.long,
+    make<JavaLong>("long", "long"),
     java.float,
     java.double,
     java.char,
@@ -199,7 +226,7 @@ const BY_DESCRIPTOR: ReadonlyMap<string, JavaType> = new Map(
     java.Byte,
     java.Short,
     java.Integer,
-    java.Long,
+    make<JavaLong>("long", "java.lang.Long"),
     java.Float,
     java.Double,
     java.Character,

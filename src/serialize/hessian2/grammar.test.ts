@@ -74,9 +74,25 @@ describe("hessian2 grammar", () => {
     reads("'L' x00 x20 x00 x00 x00 x00 x00 x00", 2 ** 53);
     reads("'L' x00 x20 x00 x00 x00 x00 x00 x01", 2n ** 53n + 1n);
     assert.equal(decodeHessian(bytes("xe1"), undefined, { longMode: "bigint" }), 1n);
-    assert.equal(decodeHessian(bytes("x91"), java.long, { longMode: "bigint" }), 1n);
+    assert.equal(decodeHessian(bytes("x91"), java.longBig), 1n);
+    // A contract's java.long says number, and number it is whatever the codec's mode.
+    assert.equal(decodeHessian(bytes("x91"), java.long, { longMode: "bigint" }), 1);
     assert.equal(
       decodeHessian(bytes("'L' x00 x20 x00 x00 x00 x00 x00 x01"), undefined, { longMode: "number" }),
+      2 ** 53,
+    );
+  });
+
+  it("hessian2 - a declared java.long is an exact number or fails naming java.longBig", () => {
+    assert.equal(decodeHessian(bytes("'L' x00 x20 x00 x00 x00 x00 x00 x00"), java.long), 2 ** 53);
+    assert.throws(
+      () => decodeHessian(bytes("'L' x00 x20 x00 x00 x00 x00 x00 x01"), java.Long),
+      /the Java long 9007199254740993 does not fit a JavaScript number exactly; declare it java\.longBig/,
+    );
+    assert.equal(decodeHessian(bytes("'L' x00 x20 x00 x00 x00 x00 x00 x01"), java.LongBig), 2n ** 53n + 1n);
+    // Rounding is accepted only when asked for.
+    assert.equal(
+      decodeHessian(bytes("'L' x00 x20 x00 x00 x00 x00 x00 x01"), java.long, { longMode: "number" }),
       2 ** 53,
     );
   });

@@ -26,14 +26,25 @@ export class ScalarReader extends InputBuffer {
 
   // ---- numbers -------------------------------------------------------------------------------
 
+  /**
+   * How a long read for `t` decodes: a contract's `java.long` / `java.longBig` chose `number` or
+   * `bigint` (what its TypeScript type says); an undeclared long follows `longMode`.
+   */
+  private longModeFor(t: JavaType | undefined): "auto" | "bigint" | "number" {
+    if (t?.longAs === "bigint") return "bigint";
+    // A declared number long is exact or fails; only an explicit `number` mode accepts the rounding.
+    if (t?.longAs === "number") return this.options.longMode === "number" ? "number" : "auto";
+    return this.options.longMode;
+  }
+
   protected intResult(v: number, t: JavaType | undefined): unknown {
-    if (t !== undefined && t.kind === "long" && this.options.longMode === "bigint") return BigInt(v);
+    if (t !== undefined && t.kind === "long" && this.longModeFor(t) === "bigint") return BigInt(v);
     return v;
   }
 
   protected longResult(v: number, t: JavaType | undefined): unknown {
     const untyped = t === undefined || t.kind === "object";
-    if (this.options.longMode === "bigint" && (untyped || t.kind === "long")) return BigInt(v);
+    if (this.longModeFor(t) === "bigint" && (untyped || t.kind === "long")) return BigInt(v);
     if (untyped) this.wireType = java.Long;
     return v;
   }
@@ -47,7 +58,7 @@ export class ScalarReader extends InputBuffer {
   protected readLong64(t: JavaType | undefined): unknown {
     this.need(8, "long");
     const hi = this.buf.readInt32BE(this.pos);
-    const mode = this.options.longMode;
+    const mode = this.longModeFor(t);
     const narrow = t !== undefined && t.kind !== "long" && t.kind !== "object";
     if (mode === "bigint" && !narrow) {
       const big = this.buf.readBigInt64BE(this.pos);
@@ -62,6 +73,12 @@ export class ScalarReader extends InputBuffer {
       return v;
     }
     const big = this.buf.readBigInt64BE(this.pos);
+    if (t?.longAs === "number") {
+      throw dataLoss(
+        this.pos,
+        `the Java long ${big} does not fit a JavaScript number exactly; declare it java.longBig (or java.LongBig) in the contract to receive a bigint`,
+      );
+    }
     this.pos += 8;
     return big;
   }

@@ -68,7 +68,7 @@ const table: Record<string, FixtureExpectation> = {
 
   "array.int": one([1, -2, 300000], { type: java.array(java.int) }),
   "array.int.empty": one([], { type: java.array(java.int), lead: 0x70 }),
-  "array.long": one([1, 9007199254740993n], { type: java.array(java.long) }),
+  "array.long": one([1n, 9007199254740993n], { type: java.array(java.longBig) }),
   "array.double": one([0.5, -2], { type: java.array(java.double) }),
   "array.boolean": one([true, false], { type: java.array(java.boolean) }),
   "array.String": one(["a", null, "b"], { type: java.array(java.String) }),

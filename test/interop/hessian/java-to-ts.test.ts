@@ -90,7 +90,11 @@ describe("hessian java-to-ts - Java fixtures decode", () => {
       decodeHessian(fixture("long.9007199254740993"), undefined, { longMode: "number" }),
       9007199254740992,
     );
-    assert.equal(decodeHessian(fixture("long.9223372036854775807"), java.long), 9223372036854775807n);
+    assert.equal(decodeHessian(fixture("long.9223372036854775807"), java.longBig), 9223372036854775807n);
+    assert.throws(
+      () => decodeHessian(fixture("long.9223372036854775807"), java.long),
+      /declare it java\.longBig/,
+    );
   });
 
   it("hessian java-to-ts - sorted and insertion-ordered Java maps keep their order", () => {

@@ -48,7 +48,7 @@ export const PrimitivesType = java.Class("com.foo.Primitives", {
   b: java.byte,
   s: java.short,
   i: java.int,
-  j: java.long,
+  j: java.longBig,
   f: java.float,
   d: java.double,
   c: java.char,

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { BizError, defineService, getRpcContext, type JavaType, java } from "../../../src/core/index.js";
 import { createDubbo, type DubboApplication } from "../../../src/index.js";
-import { ColorType, UserType } from "../hessian/values.js";
+import { ColorType } from "../hessian/values.js";
 
 export const INTEROP_SERVICE = "com.foo.InteropService";
 export const PICK_SERVICE = "com.foo.PickService";
@@ -12,13 +12,20 @@ function echo<T>(type: JavaType<T>) {
   return { args: [type], returns: type } as const;
 }
 
+/** Java's com.foo.User: its `long id` takes the whole 64-bit range, so it is a bigint here. */
+const UserType = java.Class("com.foo.User", {
+  id: java.longBig,
+  name: java.String,
+  tags: java.List(java.String),
+});
+
 export const InteropService = defineService(INTEROP_SERVICE, {
   echoInt: echo(java.int),
   echoShort: echo(java.short),
   echoByte: echo(java.byte),
   echoDouble: echo(java.double),
   echoFloat: echo(java.float),
-  echoLong: echo(java.long),
+  echoLong: echo(java.longBig),
   echoString: echo(java.String),
   echoChar: echo(java.char),
   echoBoolean: echo(java.boolean),
@@ -65,7 +72,7 @@ function interopImplementation() {
     echoByte: identity<number>,
     echoDouble: identity<number>,
     echoFloat: identity<number>,
-    echoLong: identity<number | bigint>,
+    echoLong: identity<bigint>,
     echoString: identity<string>,
     echoChar: identity<string>,
     echoBoolean: identity<boolean>,

@@ -98,10 +98,6 @@ export function describeCost(cost: ProcessCost, calls: number): string {
 
 export const COST_HEADER = `${"cpu/call".padStart(9)} ${"alloc/call".padStart(8)} ${"gc".padStart(6)}`;
 
-export function percent(ratio: number): string {
-  return `${(ratio * 100).toFixed(0)} %`;
-}
-
 /** The paired per-round ratios: each round ran both contenders back to back. */
 export function roundRatios(ours: readonly RoundResult[], peer: readonly RoundResult[]): number[] {
   return ours.map((r, i) => r.stats.requestsPerSecond / (peer[i]?.stats.requestsPerSecond ?? Number.NaN));

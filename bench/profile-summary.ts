@@ -24,7 +24,10 @@ const selfMicros = new Map<string, number>();
 let total = 0;
 profile.samples.forEach((id, i) => {
   const frame = nodes.get(id)!.callFrame;
-  const where = frame.url === "" ? "" : ` ${frame.url.replace(/^.*\/(dist|node_modules|bench)\//, "$1/")}:${frame.lineNumber + 1}`;
+  const where =
+    frame.url === ""
+      ? ""
+      : ` ${frame.url.replace(/^.*\/(dist|node_modules|bench)\//, "$1/")}:${frame.lineNumber + 1}`;
   const name = `${frame.functionName || "(anonymous)"}${where}`;
   const delta = profile.timeDeltas[i] ?? 0;
   selfMicros.set(name, (selfMicros.get(name) ?? 0) + delta);

@@ -63,17 +63,11 @@ export async function runCell(
   warmupMs: number,
   durationMs: number,
 ): Promise<RoundResult> {
-  const cell = (measured: boolean, ms: number): RunCell => ({
-    type: "run",
-    workload,
-    concurrency,
-    durationMs: ms,
-    measured,
-  });
+  const cell = (ms: number): RunCell => ({ type: "run", workload, concurrency, durationMs: ms });
   const timeout = warmupMs + durationMs + 30_000;
-  answer(await running.client.ask(cell(false, warmupMs), timeout), "result");
+  answer(await running.client.ask(cell(warmupMs), timeout), "result");
   answer(await running.server.ask({ type: "meter-start" }, timeout), "metering");
-  const result = answer(await running.client.ask(cell(true, durationMs), timeout), "result");
+  const result = answer(await running.client.ask(cell(durationMs), timeout), "result");
   const server = answer(await running.server.ask({ type: "meter-stop" }, timeout), "cost");
   return { stats: result.stats, client: result.cost, server: server.cost };
 }

@@ -3,13 +3,12 @@ import type { CellStats } from "./closed-loop.js";
 import type { ProcessCost } from "./measure.js";
 import type { WorkloadName } from "./workloads.js";
 
-/** Run a closed loop; only a `measured` run records latencies and its process cost. */
+/** Run a closed loop (a warm-up is a run whose answer the driver drops). */
 export interface RunCell {
   readonly type: "run";
   readonly workload: WorkloadName;
   readonly concurrency: number;
   readonly durationMs: number;
-  readonly measured: boolean;
 }
 
 /** Asks a server process to start or stop metering its own cost. */

@@ -18,7 +18,3 @@ export function createDubboFrameReader(onFrame: (frame: Buffer) => void): (chunk
     if (offset < buf.length) rest = Buffer.from(buf.subarray(offset));
   };
 }
-
-export function frameId(frame: Buffer): bigint {
-  return frame.readBigUInt64BE(4);
-}

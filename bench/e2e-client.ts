@@ -1,16 +1,18 @@
 /**
  * One contender's client, run as its own process by bench/e2e.ts:
- * `node --import tsx bench/e2e-client.ts <dubbo-ts|net|grpc-js> <port>`. Holds one connection and
- * runs each closed-loop cell the driver asks for, answering with the measured stats.
+ * `node --import tsx bench/e2e-client.ts <dubbo-ts|net> <port>`. Holds one connection and runs
+ * each closed-loop cell the driver asks for, answering with the stats and this process's cost.
  */
 import { runClosedLoop } from "./e2e/closed-loop.js";
 import { loadContender, parseContenderName } from "./e2e/contenders.js";
+import { startCostMeter } from "./e2e/measure.js";
 import type { ChildMessage, RunCell } from "./e2e/messages.js";
 import {
   checkEcho,
   type EchoClient,
-  TEXT_PAYLOAD,
-  USER_PAYLOAD,
+  textFor,
+  traceFor,
+  userFor,
   type WorkloadName,
 } from "./e2e/workloads.js";
 
@@ -18,8 +20,16 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-function callFor(client: EchoClient, workload: WorkloadName): () => Promise<unknown> {
-  return workload === "text" ? () => client.echoText(TEXT_PAYLOAD) : () => client.echoUser(USER_PAYLOAD);
+function callFor(client: EchoClient, workload: WorkloadName): (n: number) => Promise<unknown> {
+  return workload === "text"
+    ? (n) => client.echoText(textFor(n), traceFor(n))
+    : (n) => client.echoUser(userFor(n), traceFor(n));
+}
+
+async function run(client: EchoClient, cell: RunCell): Promise<ChildMessage> {
+  const meter = startCostMeter();
+  const stats = await runClosedLoop(callFor(client, cell.workload), cell.concurrency, cell.durationMs);
+  return { type: "result", stats, cost: meter.stop() };
 }
 
 const contender = await loadContender(parseContenderName(process.argv[2]));
@@ -27,16 +37,11 @@ const port = Number(process.argv[3]);
 try {
   const client = await contender.connect(port);
   // A fast wrong answer must not count: check one echo of each workload before measuring.
-  checkEcho("text", TEXT_PAYLOAD, await client.echoText(TEXT_PAYLOAD));
-  checkEcho("user", USER_PAYLOAD, await client.echoUser(USER_PAYLOAD));
-  process.on("message", (message: RunCell) => {
-    runClosedLoop(
-      callFor(client, message.workload),
-      message.concurrency,
-      message.warmupMs,
-      message.durationMs,
-    )
-      .then((stats) => send({ type: "result", stats }))
+  checkEcho("text", textFor(1), await client.echoText(textFor(1), traceFor(1)));
+  checkEcho("user", userFor(1), await client.echoUser(userFor(1), traceFor(1)));
+  process.on("message", (cell: RunCell) => {
+    run(client, cell)
+      .then(send)
       .catch((error: unknown) => send({ type: "error", message: String((error as Error)?.stack ?? error) }));
   });
   process.on("disconnect", () => {

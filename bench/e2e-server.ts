@@ -1,18 +1,29 @@
 /**
- * One contender's echo server, run as its own process by bench/e2e.ts:
- * `node --import tsx bench/e2e-server.ts <dubbo-ts|net|grpc-js>`. Reports its port over IPC and
- * stops when the driver disconnects or on SIGTERM.
+ * One echo server, run as its own process by bench/e2e.ts and bench/provider.ts:
+ * `node --import tsx bench/e2e-server.ts <dubbo-ts|net|dubbo-js|ping-pong>`. Reports its port over
+ * IPC, meters its own cost between the driver's meter-start and meter-stop, and stops when the
+ * driver disconnects or on SIGTERM.
  */
-import { loadContender, parseContenderName } from "./e2e/contenders.js";
-import type { ChildMessage } from "./e2e/messages.js";
+import { type CostMeter, startCostMeter } from "./e2e/measure.js";
+import type { ChildMessage, MeterCommand } from "./e2e/messages.js";
+import { parseServerName, startNamedServer } from "./e2e/servers.js";
 
 function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-const contender = await loadContender(parseContenderName(process.argv[2]));
 try {
-  const server = await contender.startServer();
+  const server = await startNamedServer(parseServerName(process.argv[2]));
+  let meter: CostMeter | undefined;
+  process.on("message", (command: MeterCommand) => {
+    if (command.type === "meter-start") {
+      meter = startCostMeter();
+      send({ type: "metering" });
+    } else if (meter !== undefined) {
+      send({ type: "cost", cost: meter.stop() });
+      meter = undefined;
+    }
+  });
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;

@@ -1,7 +1,7 @@
 // Starts a bench process (server or client) under tsx with an IPC channel, and talks to it.
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { ChildMessage, RunCell } from "./messages.js";
+import type { ChildMessage, DriverMessage } from "./messages.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -9,7 +9,8 @@ export interface BenchChild {
   readonly pid: number | undefined;
   /** Waits for the child's next message, failing after `timeoutMs` or if the child exits first. */
   next(timeoutMs: number): Promise<ChildMessage>;
-  run(cell: RunCell, timeoutMs: number): Promise<ChildMessage>;
+  /** Sends a message and waits for the child's answer. */
+  ask(message: DriverMessage, timeoutMs: number): Promise<ChildMessage>;
   stop(): Promise<void>;
 }
 
@@ -57,8 +58,8 @@ export function startBenchChild(
   return {
     pid: child.pid,
     next,
-    run(cell, timeoutMs) {
-      child.send(cell);
+    ask(message, timeoutMs) {
+      child.send(message);
       return next(timeoutMs);
     },
     async stop() {

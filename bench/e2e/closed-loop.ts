@@ -1,5 +1,6 @@
 // A closed loop: `concurrency` workers each issue the next call as soon as the previous one
-// answers, for a fixed time. A warm-up phase runs first and is not measured.
+// answers, for a fixed time. Every call gets the next number of a process-wide sequence, so no
+// two requests of a process are alike, across cells and warm-ups too.
 import { performance } from "node:perf_hooks";
 
 export interface CellStats {
@@ -11,21 +12,7 @@ export interface CellStats {
   readonly p99: number;
 }
 
-async function loop(
-  call: () => Promise<unknown>,
-  concurrency: number,
-  until: number,
-  latencies: number[] | undefined,
-): Promise<void> {
-  const worker = async (): Promise<void> => {
-    while (performance.now() < until) {
-      const started = performance.now();
-      await call();
-      latencies?.push(performance.now() - started);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-}
+let sequence = 0;
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -34,15 +21,21 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 export async function runClosedLoop(
-  call: () => Promise<unknown>,
+  call: (n: number) => Promise<unknown>,
   concurrency: number,
-  warmupMs: number,
   durationMs: number,
 ): Promise<CellStats> {
-  await loop(call, concurrency, performance.now() + warmupMs, undefined);
   const latencies: number[] = [];
   const started = performance.now();
-  await loop(call, concurrency, started + durationMs, latencies);
+  const until = started + durationMs;
+  const worker = async (): Promise<void> => {
+    while (performance.now() < until) {
+      const sent = performance.now();
+      await call(sequence++);
+      latencies.push(performance.now() - sent);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
   const sorted = Float64Array.from(latencies).sort();
   return {

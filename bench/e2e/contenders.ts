@@ -7,12 +7,10 @@ export async function loadContender(name: ContenderName): Promise<Contender> {
       return (await import("./dubbo-contender.js")).dubboContender;
     case "net":
       return (await import("./net-contender.js")).netContender;
-    case "grpc-js":
-      return (await import("./grpc-contender.js")).grpcContender;
   }
 }
 
 export function parseContenderName(value: string | undefined): ContenderName {
-  if (value === "dubbo-ts" || value === "net" || value === "grpc-js") return value;
-  throw new Error(`e2e bench: unknown contender "${String(value)}" (expected dubbo-ts, net or grpc-js)`);
+  if (value === "dubbo-ts" || value === "net") return value;
+  throw new Error(`e2e bench: unknown contender "${String(value)}" (expected dubbo-ts or net)`);
 }

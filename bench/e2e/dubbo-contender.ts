@@ -1,10 +1,8 @@
-// dubbo-ts as an application uses it: the dubbo protocol wrapped with the default filter chains,
-// a typed provider invoker on the server and a typed stub on the client, one shared connection.
-import { silentLogger, Url } from "../../src/core/index.js";
-import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../src/filter/index.js";
-import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
-import { createProviderInvoker, createStub } from "../../src/proxy/index.js";
-import type { Logger } from "../../src/transport/index.js";
+// dubbo-ts as an application uses it, through the compiled package's public API: createDubbo,
+// export on a free port, refer by url (cluster, directory, routers, load balance, mock and the
+// default filters all in the path), one connection, and the call's `trace` attachment set in
+// runWithRpcContext as application code sets it.
+import { createDubbo, runWithRpcContext, silentLogger } from "dubbo-ts";
 import {
   type BenchUser,
   type Contender,
@@ -13,32 +11,38 @@ import {
   EchoService,
 } from "./workloads.js";
 
-const IFACE = EchoService.interfaceName;
-const quiet: Logger = silentLogger;
+const quiet = silentLogger;
 
 async function startServer(): Promise<EchoServer> {
-  const protocol = createDubboProtocol({ logger: quiet, shutdownWaitMs: 1000 });
-  const filtered = wrapProtocolWithFilters(protocol, createFilterExtensionPoint());
-  const url = Url.parse(
-    `dubbo://127.0.0.1:0/${IFACE}?interface=${IFACE}&methods=echoText,echoUser&side=provider`,
+  const app = await createDubbo({
+    application: { name: "bench-provider" },
+    protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+    env: false,
+    logger: quiet,
+  });
+  const exported = await app.export(
+    EchoService,
+    { echoText: (text) => text, echoUser: (user) => user },
+    { scope: "remote" },
   );
-  const exporter = await filtered.export(
-    createProviderInvoker(EchoService, { echoText: (text) => text, echoUser: (user) => user }, url),
-  );
-  return { port: (exporter as unknown as { url: Url }).url.port, close: () => protocol.destroy() };
+  return { port: exported.urls[0]!.port, close: () => app.stop() };
 }
 
 async function connect(port: number): Promise<EchoClient> {
-  const protocol = wrapProtocolWithFilters(
-    createDubboProtocol({ logger: quiet }),
-    createFilterExtensionPoint(),
-  );
-  const url = Url.parse(`dubbo://127.0.0.1:${port}/${IFACE}?interface=${IFACE}&timeout=5000`);
-  const stub = createStub(EchoService, await protocol.refer(url));
+  const app = await createDubbo({ application: { name: "bench-consumer" }, env: false, logger: quiet });
+  const stub = await app.refer(EchoService, { url: `dubbo://127.0.0.1:${port}`, timeoutMs: 5000 });
   return {
-    echoText: (text) => stub.echoText(text),
-    echoUser: (user) => stub.echoUser(user) as Promise<BenchUser>,
-    close: () => protocol.destroy(),
+    echoText: (text, trace) =>
+      runWithRpcContext((context) => {
+        context.setAttachment("trace", trace);
+        return stub.echoText(text);
+      }),
+    echoUser: (user, trace) =>
+      runWithRpcContext((context) => {
+        context.setAttachment("trace", trace);
+        return stub.echoUser(user) as Promise<BenchUser>;
+      }),
+    close: () => app.stop(),
   };
 }
 

@@ -1,7 +1,9 @@
 // The ceiling: a raw node:net length-prefixed echo with request ids, written as an RPC stack
 // writes: the client sends one write per call and the server answers every frame with its own
-// write (no batching of many frames into one write). Values cross as UTF-8 text and JSON.
-import { createServer, connect as netConnect, type Server, type Socket } from "node:net";
+// write (no batching of many frames into one write). Each call crosses as UTF-8 JSON
+// `{"trace":…,"value":…}`; the server echoes the frame's bytes as they came.
+import { connect as netConnect } from "node:net";
+import { startRawEchoServer } from "./raw-echo-server.js";
 import type { BenchUser, Contender, EchoClient, EchoServer } from "./workloads.js";
 
 /** [u32 body length][u32 request id][body] */
@@ -31,35 +33,7 @@ function createFrameReader(onFrame: FrameHandler): (chunk: Buffer) => void {
 }
 
 function startServer(): Promise<EchoServer> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    socket.setNoDelay(true);
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => socket.destroy());
-    // Node never reuses a received chunk, so the frame can be written back without a copy.
-    socket.on(
-      "data",
-      createFrameReader((_id, _body, frame) => {
-        socket.write(frame);
-      }),
-    );
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      resolve({
-        port,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  return startRawEchoServer((onFrame) => createFrameReader((_id, _body, frame) => onFrame(frame)));
 }
 
 function connect(port: number): Promise<EchoClient> {
@@ -76,25 +50,28 @@ function connect(port: number): Promise<EchoClient> {
         done(body);
       }),
     );
-    const call = (payload: Buffer): Promise<Buffer> =>
+    const call = (trace: string, value: unknown): Promise<Buffer> =>
       new Promise((done) => {
         nextId = (nextId + 1) >>> 0;
         const id = nextId;
-        const frame = Buffer.allocUnsafe(HEADER + payload.length);
-        frame.writeUInt32BE(payload.length, 0);
+        const json = JSON.stringify({ trace, value });
+        const length = Buffer.byteLength(json);
+        const frame = Buffer.allocUnsafe(HEADER + length);
+        frame.writeUInt32BE(length, 0);
         frame.writeUInt32BE(id, 4);
-        payload.copy(frame, HEADER);
+        frame.write(json, HEADER);
         pending.set(id, done);
         socket.write(frame);
       });
+    const valueIn = (body: Buffer): unknown =>
+      (JSON.parse(body.toString("utf8")) as { value: unknown }).value;
     socket.once("error", reject);
     socket.once("connect", () => {
       socket.off("error", reject);
       socket.on("error", () => socket.destroy());
       resolve({
-        echoText: async (text) => (await call(Buffer.from(text, "utf8"))).toString("utf8"),
-        echoUser: async (user) =>
-          JSON.parse((await call(Buffer.from(JSON.stringify(user), "utf8"))).toString("utf8")) as BenchUser,
+        echoText: async (text, trace) => valueIn(await call(trace, text)) as string,
+        echoUser: async (user, trace) => valueIn(await call(trace, user)) as BenchUser,
         close: async () => {
           socket.destroy();
         },

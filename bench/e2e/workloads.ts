@@ -1,6 +1,8 @@
 // The two end-to-end workloads and the service contract every contender implements: echo a 1 KB
-// string, and echo a small typed object (a Java class com.foo.User in Dubbo, a message in gRPC).
-import { defineService, java } from "../../src/core/index.js";
+// string, and echo a small typed object (a Java class com.foo.User in Dubbo). Every request differs,
+// as real traffic does: its argument bytes and its `trace` attachment change per call.
+// "dubbo-ts" is this package by name: it resolves to the compiled dist/, what an application runs.
+import { defineService, java } from "dubbo-ts";
 
 export type WorkloadName = "text" | "user";
 export const WORKLOADS: readonly WorkloadName[] = ["text", "user"];
@@ -26,15 +28,28 @@ export const EchoService = defineService("org.apache.dubbo.bench.EchoService", {
   echoUser: { args: [BenchUserType], returns: BenchUserType },
 });
 
-export const TEXT_PAYLOAD = "The quick brown fox jumps over the lazy dog, 0123456789. "
-  .repeat(19)
-  .slice(0, 1024);
-export const USER_PAYLOAD: BenchUser = { id: 4242, name: "user-4242", tags: ["admin", "beta", "group-3"] };
+const TEXT_BASE = "The quick brown fox jumps over the lazy dog, 0123456789. ".repeat(19);
+
+/** The n-th 1 KB string: its first characters carry n, so no two calls send the same bytes. */
+export function textFor(n: number): string {
+  const stamp = `#${n.toString(36)} `;
+  return stamp + TEXT_BASE.slice(0, 1024 - stamp.length);
+}
+
+export function userFor(n: number): BenchUser {
+  return { id: n, name: `user-${n}`, tags: ["admin", `beta-${n % 97}`, `group-${n % 13}`] };
+}
+
+/** The n-th call's `trace` attachment (the process id keeps two clients' traces apart). */
+export function traceFor(n: number): string {
+  return `${process.pid.toString(36)}-${n.toString(36)}`;
+}
 
 /** What each contender's client offers the closed loop. */
 export interface EchoClient {
-  echoText(text: string): Promise<string>;
-  echoUser(user: BenchUser): Promise<BenchUser>;
+  /** Each call carries `trace` as an attachment (or the raw echo's frame field). */
+  echoText(text: string, trace: string): Promise<string>;
+  echoUser(user: BenchUser, trace: string): Promise<BenchUser>;
   close(): Promise<void>;
 }
 
@@ -43,8 +58,11 @@ export interface EchoServer {
   close(): Promise<void>;
 }
 
-export type ContenderName = "dubbo-ts" | "net" | "grpc-js";
-export const CONTENDERS: readonly ContenderName[] = ["dubbo-ts", "net", "grpc-js"];
+/** Every server a bench can start in its own process: the e2e contenders and the provider peers. */
+export type ServerName = ContenderName | "dubbo-js" | "ping-pong";
+
+export type ContenderName = "dubbo-ts" | "net";
+export const CONTENDERS: readonly ContenderName[] = ["dubbo-ts", "net"];
 
 export interface Contender {
   startServer(): Promise<EchoServer>;

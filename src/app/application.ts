@@ -33,7 +33,7 @@ import {
   type Url,
 } from "../core/index.js";
 import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
-import { Registries } from "../registry/index.js";
+import { ApplicationDiscovery, Registries } from "../registry/index.js";
 import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
 import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
 import { ProtocolSet } from "./protocol-set.js";
@@ -91,6 +91,8 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly protocols: ProtocolSet;
   /** @internal */
   readonly registries: Registries;
+  /** @internal Dubbo 3 application-level discovery: the instance, metadata service and mapping. */
+  readonly discovery: ApplicationDiscovery;
   /** @internal */
   readonly clusterContext: ClusterContext;
   /** @internal Stamped as every URL's `timestamp`: stable for the application's life (Java's warmup). */
@@ -114,6 +116,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     this.logger = logger;
     this.protocols = new ProtocolSet(extensions, logger);
     this.registries = new Registries({ factories: extensions.registry, logger });
+    this.discovery = new ApplicationDiscovery(logger);
     this.clusterContext = {
       loadBalance: (name) => extensions.loadBalance.get(name),
       warn: (message, error) => logger.warn(message, error),
@@ -236,6 +239,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     };
     await settle([...this.#exporters].map((e) => e.unexport()));
     await settle([...this.#references].map((r) => r.destroy()));
+    await settle([this.discovery.destroy()]);
     await settle([this.registries.destroyAll()]);
     await settle(this.protocols.destroyAll());
     this.#exporters.clear();

@@ -15,6 +15,7 @@ import {
 import { joinPath, readRecord } from "./errors.js";
 import {
   booleanField,
+  choiceField,
   extensionField,
   type FieldTable,
   type Given,
@@ -56,6 +57,8 @@ export interface RegistryConfig {
   file?: string;
   /** Keep and use the local provider cache when the registry is down. Default true. URL key `file.cache`. */
   useFileCache?: boolean;
+  /** Dubbo 3: "all", "interface" or "instance" for this registry (else the application's). URL key `register-mode`. */
+  registerMode?: "all" | "interface" | "instance";
   /** Extra registry URL parameters. */
   parameters?: Readonly<Record<string, string>>;
 }
@@ -78,6 +81,7 @@ export interface ResolvedRegistryConfig {
   readonly subscribe: boolean;
   readonly file?: string;
   readonly useFileCache: boolean;
+  readonly registerMode?: "all" | "interface" | "instance";
   readonly parameters: Readonly<Record<string, string>>;
   readonly given: Given<RegistryConfig>;
 }
@@ -95,6 +99,7 @@ export const REGISTRY_FIELDS: FieldTable<RegistryConfig> = {
   subscribe: booleanField({ urlKey: "subscribe" }),
   file: textField({ urlKey: "file" }),
   useFileCache: booleanField({ aliases: ["file.cache"], urlKey: "file.cache" }),
+  registerMode: choiceField(["all", "interface", "instance"], { urlKey: "register-mode" }),
   parameters: parametersField(),
 };
 

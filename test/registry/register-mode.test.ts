@@ -1,0 +1,62 @@
+// Dubbo 3's register-mode on a real ZooKeeper: `all` (the default) registers the provider per
+// interface and per application, `interface` only per interface, `instance` only per application;
+// the registry's setting wins over the application's. Stopping removes the instance node.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { it } from "node:test";
+import { defineService, java } from "../../src/core/index.js";
+import { createDubbo, type DubboApplication } from "../../src/index.js";
+import { useZooKeeper } from "./zookeeper-fixture.js";
+
+const Echo = defineService("org.demo.ModeEcho", { echo: { args: [java.String], returns: java.String } });
+const fixture = useZooKeeper("dubbo-ts-register-mode-");
+
+type Mode = "all" | "interface" | "instance";
+
+async function provider(
+  name: string,
+  modes: { app?: Mode; registry?: Mode } = {},
+): Promise<DubboApplication> {
+  const app = await createDubbo({
+    application: { name, ...(modes.app === undefined ? {} : { registerMode: modes.app }) },
+    env: false,
+    logger: { warn() {}, info() {} },
+    registry: {
+      address: `zookeeper://${fixture.zk.connectString}`,
+      file: join(fixture.dir, `${name}.cache`),
+      ...(modes.registry === undefined ? {} : { registerMode: modes.registry }),
+    },
+    protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+  });
+  fixture.cleanups.push(() => app.stop());
+  await app.export(Echo, { echo: (s: string) => s }, { scope: "remote" });
+  return app;
+}
+
+async function where(name: string): Promise<{ interface: boolean; instance: boolean }> {
+  const providers = (await fixture.inspector.getChildren("/dubbo/org.demo.ModeEcho/providers")) ?? [];
+  const instances = (await fixture.inspector.getChildren(`/services/${name}`)) ?? [];
+  return {
+    interface: providers.some((p) => decodeURIComponent(p).includes(`application=${name}&`)),
+    instance: instances.length > 0,
+  };
+}
+
+it("register-mode - all by default: per interface and per application; stop removes both", async () => {
+  const app = await provider("mode-default");
+  assert.deepEqual(await where("mode-default"), { interface: true, instance: true });
+  await app.stop();
+  assert.deepEqual(await where("mode-default"), { interface: false, instance: false });
+});
+
+it("register-mode - interface registers only per interface; instance only per application", async () => {
+  await provider("mode-interface", { app: "interface" });
+  await provider("mode-instance", { app: "instance" });
+  assert.deepEqual(await where("mode-interface"), { interface: true, instance: false });
+  assert.deepEqual(await where("mode-instance"), { interface: false, instance: true });
+});
+
+it("register-mode - the registry's own setting wins over the application's", async () => {
+  await provider("mode-registry-wins", { app: "instance", registry: "interface" });
+  assert.deepEqual(await where("mode-registry-wins"), { interface: true, instance: false });
+});

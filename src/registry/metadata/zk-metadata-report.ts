@@ -10,6 +10,8 @@ import { fromJavaMetadataInfo } from "./metadata-service.js";
 const MAPPING_GROUP = "mapping";
 /** Java's metadata report folder: `/dubbo/metadata/{application}/{revision}`. */
 const METADATA_GROUP = "metadata";
+/** The config center's folder: `/dubbo/config/{group}/{key}`. */
+const CONFIG_GROUP = "config";
 /** Compare-and-set attempts, and the most to wait between two (Java's `dubbo.metadata-report.cas-retry-*`). */
 const CAS_ATTEMPTS = 10;
 const CAS_MAX_WAIT_MS = 100;
@@ -67,6 +69,12 @@ export class ZkMetadataReport {
       await this.#registry.client.exists(this.#path(MAPPING_GROUP, serviceInterface), watcher);
     }
     return splitApps(node?.data.toString("utf8") ?? "");
+  }
+
+  /** A config-center entry `/dubbo/config/{group}/{key}` (e.g. a migration rule), if present. */
+  async readConfig(group: string, key: string): Promise<string | undefined> {
+    const node = await this.#registry.client.getData(this.#path(CONFIG_GROUP, `${group}/${key}`));
+    return node?.data.toString("utf8");
   }
 
   /** Writes `/dubbo/metadata/{app}/{revision}` once (a revision's content never changes). */

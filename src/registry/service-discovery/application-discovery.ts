@@ -1,10 +1,14 @@
 import type { Protocol, Url } from "../../core/index.js";
+import type { ProtocolSource } from "../directory/registry-directory.js";
 import type { MetadataInfo } from "../metadata/metadata-info.js";
 import { ZkMetadataReport } from "../metadata/zk-metadata-report.js";
 import type { Registry, RegistryLogger } from "../registry.js";
 import { consoleRegistryLogger } from "../registry.js";
 import { ZookeeperRegistry } from "../zookeeper/zookeeper-registry.js";
+import { MetadataFetcher } from "./metadata-fetch.js";
 import { MetadataServiceExport } from "./metadata-service-export.js";
+import { MIGRATION_RULE_GROUP, type Migration, migrationOf, ruleFor } from "./migration.js";
+import { ServiceDiscoveryRegistry } from "./service-discovery-registry.js";
 import { LOCAL_STORAGE } from "./service-instance.js";
 import { ZkInstanceRegistration } from "./zk-instance-registration.js";
 
@@ -20,6 +24,7 @@ export class ApplicationDiscovery {
   readonly #logger: RegistryLogger;
   readonly #instances = new Map<ZookeeperRegistry, ZkInstanceRegistration>();
   readonly #reports = new Map<ZookeeperRegistry, ZkMetadataReport>();
+  readonly #subscribers = new Map<ZookeeperRegistry, ServiceDiscoveryRegistry>();
   #metadataService: MetadataServiceExport | undefined;
 
   constructor(logger: RegistryLogger = consoleRegistryLogger) {
@@ -69,6 +74,38 @@ export class ApplicationDiscovery {
     return () => added.remove(registered);
   }
 
+  /**
+   * The application-level face of `registry` for references (subscribe only), or undefined when
+   * the registry has no application-level discovery. Metadata services are called over `protocol`.
+   */
+  subscriberOf(registry: Registry, protocol: ProtocolSource): ServiceDiscoveryRegistry | undefined {
+    const report = this.reportOf(registry);
+    if (report === undefined || !(registry instanceof ZookeeperRegistry)) return undefined;
+    let subscriber = this.#subscribers.get(registry);
+    if (subscriber === undefined) {
+      const fetcher = new MetadataFetcher(report, protocol);
+      subscriber = new ServiceDiscoveryRegistry(registry, { report, fetcher, logger: this.#logger });
+      this.#subscribers.set(registry, subscriber);
+    }
+    return subscriber;
+  }
+
+  /**
+   * The reference's migration step and threshold: the rule at
+   * `/dubbo/config/DUBBO_SERVICEDISCOVERY_MIGRATION/{application}.migration` (read when the
+   * reference is created), else the consumer URL's `migration.step` / `migration.threshold`, else
+   * `APPLICATION_FIRST` with threshold 0.
+   */
+  async migrationOf(registry: Registry, consumerUrl: Url): Promise<Migration> {
+    const report = this.reportOf(registry);
+    if (report === undefined || !(registry instanceof ZookeeperRegistry)) return migrationOf(consumerUrl);
+    const app = consumerUrl.string("application", "");
+    const rule = await report.readConfig(MIGRATION_RULE_GROUP, `${app}.migration`);
+    if (rule === undefined || rule.trim() === "") return migrationOf(consumerUrl);
+    const providerApps = await report.readMapping(consumerUrl.serviceInterface);
+    return migrationOf(consumerUrl, ruleFor(rule, consumerUrl, providerApps));
+  }
+
   #metadataServiceOf(app: string): MetadataServiceExport {
     this.#metadataService ??= new MetadataServiceExport(app, () => this.#allMetadata());
     return this.#metadataService;
@@ -78,8 +115,11 @@ export class ApplicationDiscovery {
     return [...this.#instances.values()].map((i) => i.metadata);
   }
 
-  /** Removes every instance node and unexports the metadata service. */
+  /** Removes every instance node, stops subscriptions and unexports the metadata service. */
   async destroy(): Promise<void> {
+    const subscribers = [...this.#subscribers.values()];
+    this.#subscribers.clear();
+    await Promise.all(subscribers.map((s) => s.destroy()));
     const instances = [...this.#instances.values()];
     this.#instances.clear();
     await Promise.all(

@@ -6,9 +6,14 @@ import { join } from "node:path";
 import { it } from "node:test";
 import { defineService, java } from "../../src/core/index.js";
 import { createDubbo, type DubboApplication } from "../../src/index.js";
+import { waitFor } from "./kit.js";
 import { useZooKeeper } from "./zookeeper-fixture.js";
 
 const Echo = defineService("org.demo.ModeEcho", { echo: { args: [java.String], returns: java.String } });
+/** Served only per application, so an interface-level provider of another test cannot answer. */
+const InstanceEcho = defineService("org.demo.InstanceOnlyEcho", {
+  echo: { args: [java.String], returns: java.String },
+});
 const fixture = useZooKeeper("dubbo-ts-register-mode-");
 
 type Mode = "all" | "interface" | "instance";
@@ -59,4 +64,37 @@ it("register-mode - interface registers only per interface; instance only per ap
 it("register-mode - the registry's own setting wins over the application's", async () => {
   await provider("mode-registry-wins", { app: "instance", registry: "interface" });
   assert.deepEqual(await where("mode-registry-wins"), { interface: true, instance: false });
+});
+
+it("register-mode - our consumer calls a provider registered per application only, and sees it leave", async () => {
+  const provider = await createDubbo({
+    application: { name: "mode-instance-served", registerMode: "instance" },
+    env: false,
+    logger: { warn() {}, info() {} },
+    registry: { address: `zookeeper://${fixture.zk.connectString}`, file: join(fixture.dir, "served.cache") },
+    protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+  });
+  fixture.cleanups.push(() => provider.stop());
+  await provider.export(InstanceEcho, { echo: (s: string) => `instance ${s}` }, { scope: "remote" });
+  const consumer = await createDubbo({
+    application: { name: "mode-instance-consumer" },
+    env: false,
+    logger: { warn() {}, info() {} },
+    registry: {
+      address: `zookeeper://${fixture.zk.connectString}`,
+      file: join(fixture.dir, "consumer.cache"),
+    },
+  });
+  fixture.cleanups.push(() => consumer.stop());
+  const echo = await consumer.refer(InstanceEcho);
+  assert.equal(await echo.echo("hi"), "instance hi");
+  await provider.stop();
+  await waitFor("the consumer to lose the stopped provider", async () => {
+    try {
+      await echo.echo("again");
+      return false;
+    } catch (error) {
+      return /[Nn]o provider/.test(String(error));
+    }
+  });
 });

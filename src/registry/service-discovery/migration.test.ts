@@ -8,7 +8,10 @@ const consumer = Url.parse("consumer://10.0.0.1/org.demo.Greeter?interface=org.d
 describe("Dubbo 3 migration (Java's MigrationRule and DefaultMigrationAddressComparator)", () => {
   it("defaults: APPLICATION_FIRST, threshold 0; the consumer URL's keys override them", () => {
     assert.deepEqual(migrationOf(consumer), { step: "APPLICATION_FIRST", threshold: 0 });
-    const keyed = consumer.withParams({ "migration.step": "FORCE_APPLICATION", "migration.threshold": "0.5" });
+    const keyed = consumer.withParams({
+      "migration.step": "FORCE_APPLICATION",
+      "migration.threshold": "0.5",
+    });
     assert.deepEqual(migrationOf(keyed), { step: "FORCE_APPLICATION", threshold: 0.5 });
     assert.deepEqual(migrationOf(consumer.withParams({ "migration.threshold": "-1" })).threshold, 0);
   });

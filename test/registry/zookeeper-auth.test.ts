@@ -112,8 +112,8 @@ describe("registry URLs with credentials and parameters", () => {
     );
     assert.deepEqual(
       services.sort(),
-      ["mapping", IFACE].sort(),
-      "the provider created its service (and Dubbo 3's interface-to-application mapping) under the locked root",
+      ["auth-provider", "mapping", IFACE].sort(),
+      "the provider created its service (and Dubbo 3's instance and interface-to-application mapping) under the locked root",
     );
 
     const consumer = await application("auth-consumer", address, { group: "secured" });

@@ -9,7 +9,7 @@ import type { ZookeeperRegistry } from "../zookeeper/zookeeper-registry.js";
 import { providerUrlsOf } from "./instance-urls.js";
 import { type MetadataFetcher, revisionOfInstance } from "./metadata-fetch.js";
 import { parseInstanceJson, type ServiceInstance } from "./service-instance.js";
-import { SERVICES_ROOT } from "./zk-instance-registration.js";
+import { servicesRootOf } from "./zk-instance-registration.js";
 
 /** Java's consumer key naming the provider applications, which skips the mapping lookup. */
 export const PROVIDED_BY_KEY = "provided-by";
@@ -91,8 +91,10 @@ export class AppSubscription {
     }
     for (const app of this.#apps) {
       if (this.#watches.has(app)) continue;
-      const watch = new ChildrenWatch(`${SERVICES_ROOT}/${app}`, this.#parts.registry.client, (path, error) =>
-        this.#parts.logger.warn(`could not read the instances under ${path}`, error),
+      const watch = new ChildrenWatch(
+        `${servicesRootOf(this.#parts.registry.url)}/${app}`,
+        this.#parts.registry.client,
+        (path, error) => this.#parts.logger.warn(`could not read the instances under ${path}`, error),
       );
       watch.add(() => {
         void this.#enqueue(() => this.#readInstances(app).then(() => this.#notify()));

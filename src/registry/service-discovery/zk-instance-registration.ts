@@ -18,8 +18,19 @@ import {
   STORAGE_TYPE_KEY,
 } from "./service-instance.js";
 
-/** Java's instance root (`ZookeeperServiceDiscovery`'s default `rootPath`). */
-export const SERVICES_ROOT = "/services";
+/** Java's default instance root (`ZookeeperServiceDiscovery.DEFAULT_GROUP`). */
+const DEFAULT_SERVICES_ROOT = "/services";
+
+/**
+ * Where instances live (Java's `CuratorFrameworkUtils.getRootPath`): the registry URL's `rootPath`,
+ * else its `group` (a group `secured` puts instances under `/secured/{app}`), else `/services`.
+ */
+export function servicesRootOf(registryUrl: Url): string {
+  const rootPath = registryUrl.string("rootPath", DEFAULT_SERVICES_ROOT);
+  if (rootPath.toLowerCase() !== DEFAULT_SERVICES_ROOT) return rootPath;
+  const group = registryUrl.string("group", DEFAULT_SERVICES_ROOT);
+  return group.startsWith("/") ? group : `/${group}`;
+}
 /** Provider URL keys that describe the instance rather than a service (Java's `instanceParamsIncluded`). */
 const INSTANCE_PARAMS = ["heartbeat.timeout", "timestamp", "ipv6"];
 
@@ -36,7 +47,7 @@ export interface InstanceRegistrationOptions {
 /**
  * One application's instance in one ZooKeeper registry (Java's `ServiceDiscoveryRegistry` with
  * `ZookeeperServiceDiscovery`): the services it registered make the metadata and its revision; the
- * ephemeral node `/services/{app}/{host}:{port}` carries the revision, and is rewritten when a
+ * ephemeral node `/services/{app}/{host}:{port}` (see {@link servicesRootOf}) carries the revision, and is rewritten when a
  * service comes or goes (removed when the last one goes) and after a session expiry. Each
  * registered interface is also added to `/dubbo/mapping/{interface}`. The instance listens where
  * its first registered service does.
@@ -132,7 +143,7 @@ export class ZkInstanceRegistration {
     }
     if (this.#options.storageType === REMOTE_STORAGE) await this.#options.report.publishMetadata(metadata);
     const instance = this.#instance(first, metadata);
-    const path = `${SERVICES_ROOT}/${this.#options.app}/${instanceId(instance)}`;
+    const path = `${servicesRootOf(this.#registry.url)}/${this.#options.app}/${instanceId(instance)}`;
     if (this.#written !== undefined && this.#written !== path) {
       await client.remove(this.#written).catch(() => {});
       this.#written = undefined;

@@ -98,3 +98,33 @@ it("register-mode - our consumer calls a provider registered per application onl
     }
   });
 });
+
+it("register-mode - the instance node comes back under a new session after the provider's session expired", async () => {
+  const app = await createDubbo({
+    application: { name: "mode-expiring" },
+    env: false,
+    logger: { warn() {}, info() {} },
+    registry: {
+      address: `zookeeper://${fixture.zk.connectString}`,
+      file: join(fixture.dir, "expiring.cache"),
+      sessionMs: 2000,
+    },
+    protocol: { name: "dubbo", host: "127.0.0.1", port: 0 },
+  });
+  fixture.cleanups.push(() => app.stop());
+  await app.export(Echo, { echo: (s: string) => s }, { scope: "remote" });
+  const ownerOf = async (): Promise<string | undefined> => {
+    const [node] = (await fixture.inspector.getChildren("/services/mode-expiring")) ?? [];
+    return node === undefined
+      ? undefined
+      : (await fixture.inspector.stat(`/services/mode-expiring/${node}`))?.ephemeralOwner;
+  };
+  const before = await ownerOf();
+  assert.ok(before, "the instance node exists");
+  // Freeze this whole process past its 2 s session (the inspector's 10 s session survives).
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 6000);
+  await waitFor("the instance node under a new session", async () => {
+    const after = await ownerOf();
+    return after !== undefined && after !== before;
+  });
+});

@@ -1,4 +1,5 @@
 import type { Protocol, Url } from "../../core/index.js";
+import { ConfigCenterRules } from "../config-center/config-center-rules.js";
 import type { ProtocolSource } from "../directory/registry-directory.js";
 import type { MetadataInfo } from "../metadata/metadata-info.js";
 import { ZkMetadataReport } from "../metadata/zk-metadata-report.js";
@@ -104,6 +105,15 @@ export class ApplicationDiscovery {
     if (rule === undefined || rule.trim() === "") return migrationOf(consumerUrl);
     const providerApps = await report.readMapping(consumerUrl.serviceInterface);
     return migrationOf(consumerUrl, ruleFor(rule, consumerUrl, providerApps));
+  }
+
+  /**
+   * `target` (one of `registry`'s faces) with the override rules of the config center of `registry`
+   * added to its subscriptions, when `registry` is a ZooKeeper one.
+   */
+  withConfigCenterRules(target: Registry, registry: Registry): Registry {
+    if (!(registry instanceof ZookeeperRegistry)) return target;
+    return new ConfigCenterRules(target, registry, this.#logger);
   }
 
   #metadataServiceOf(app: string): MetadataServiceExport {

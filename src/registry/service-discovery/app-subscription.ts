@@ -35,6 +35,7 @@ export class AppSubscription {
   readonly #watches = new Map<string, ChildrenWatch>();
   readonly #instances = new Map<string, readonly ServiceInstance[]>();
   readonly #metadata = new Map<string, MetadataInfo>();
+  readonly #dataWatchers = new Map<string, () => void>();
   #apps: readonly string[] = [];
   #chain: Promise<void> = Promise.resolve();
   #closed = false;
@@ -62,6 +63,18 @@ export class AppSubscription {
   close(): void {
     this.#closed = true;
     this.#closeWatches();
+  }
+
+  /** One watcher function per application, so the client keeps one data watch per node, however often it is re-read. */
+  #dataWatcherOf(app: string): () => void {
+    let watcher = this.#dataWatchers.get(app);
+    if (watcher === undefined) {
+      watcher = () => {
+        void this.#enqueue(() => this.#readInstances(app).then(() => this.#notify()));
+      };
+      this.#dataWatchers.set(app, watcher);
+    }
+    return watcher;
   }
 
   #closeWatches(): void {
@@ -111,9 +124,7 @@ export class AppSubscription {
     const watch = this.#watches.get(app);
     if (watch === undefined) return;
     const client = this.#parts.registry.client;
-    const onDataChange = (): void => {
-      void this.#enqueue(() => this.#readInstances(app).then(() => this.#notify()));
-    };
+    const onDataChange = this.#dataWatcherOf(app);
     const instances: ServiceInstance[] = [];
     for (const child of watch.children ?? []) {
       const path = `${watch.path}/${child}`;

@@ -41,7 +41,7 @@ import {
   type Url,
 } from "../core/index.js";
 import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
-import { Registries } from "../registry/index.js";
+import { ApplicationDiscovery, Registries } from "../registry/index.js";
 import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
 import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
 import { ProtocolSet } from "./protocol-set.js";
@@ -128,6 +128,8 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly protocols: ProtocolSet;
   /** @internal */
   readonly registries: Registries;
+  /** @internal Dubbo 3 application-level discovery: the instance, metadata service and mapping. */
+  readonly discovery: ApplicationDiscovery;
   /** @internal */
   readonly clusterContext: ClusterContext;
   /** @internal Stamped as every URL's `timestamp`: stable for the application's life (Java's warmup). */
@@ -162,6 +164,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
         : stopOnSignals({ name: loaded.config.application.name, logger, stop: () => this.stop() });
     this.protocols = new ProtocolSet(extensions, logger);
     this.registries = new Registries({ factories: extensions.registry, logger });
+    this.discovery = new ApplicationDiscovery(logger);
     this.clusterContext = {
       loadBalance: (name) => extensions.loadBalance.get(name),
       warn: (message, error) => logger.warn(message, error),
@@ -292,6 +295,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     };
     await settle([...this.#exporters].map((e) => e.unexport()));
     await settle([...this.#references].map((r) => r.destroy()));
+    await settle([this.discovery.destroy()]);
     await settle([this.registries.destroyAll()]);
     await settle(this.protocols.destroyAll());
     await settle([...this.extensions.filter.entries()].flatMap(([, f]) => (f.close ? [f.close()] : [])));

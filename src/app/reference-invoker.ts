@@ -8,7 +8,7 @@ import type { ResolvedReferenceConfig } from "../config/index.js";
 import { Code, type Invoker, RpcError, type Url } from "../core/index.js";
 import { INJVM_PROTOCOL, injvmServiceKey } from "../protocol/injvm/index.js";
 import { mergeProviderUrl } from "../registry/directory/index.js";
-import type { Registries } from "../registry/index.js";
+import type { ApplicationDiscovery, Registries } from "../registry/index.js";
 import { referWithRegistry } from "../registry/protocol/index.js";
 import type { AppLogger, Extensions } from "./extensions.js";
 import type { ProtocolSet } from "./protocol-set.js";
@@ -18,6 +18,7 @@ export interface ReferenceSite {
   readonly extensions: Extensions;
   readonly protocols: ProtocolSet;
   readonly registries: Registries;
+  readonly discovery: ApplicationDiscovery;
   readonly clusterContext: ClusterContext;
   readonly logger: AppLogger;
   /** The registry URLs of these registry ids (all configured ones when undefined). */
@@ -81,6 +82,7 @@ async function referThroughRegistries(
     registryUrls,
     protocol: (name) => site.protocols.find(name, setting),
     registries: site.registries,
+    discovery: site.discovery,
     cluster: (directory) => createClusterInvoker(directory, context, site.extensions.cluster),
     routerFactories: site.extensions.router,
     logger: site.logger,

@@ -4,7 +4,7 @@ import type { Exporter, MethodsDefinition, ServiceDefinition, ServiceImplementat
 import { Code, RpcError, Url } from "../core/index.js";
 import { INJVM_PROTOCOL } from "../protocol/injvm/index.js";
 import { createProviderInvoker } from "../proxy/index.js";
-import type { Registries } from "../registry/index.js";
+import type { ApplicationDiscovery, Registries } from "../registry/index.js";
 import { exportWithRegistry } from "../registry/protocol/index.js";
 import type { AppLogger } from "./extensions.js";
 import type { ProtocolSet } from "./protocol-set.js";
@@ -14,6 +14,7 @@ export interface ExportSite {
   readonly config: DubboConfig;
   readonly protocols: ProtocolSet;
   readonly registries: Registries;
+  readonly discovery: ApplicationDiscovery;
   readonly logger: AppLogger;
   /** Stamped as the provider URL's `timestamp`: stable for the application's life (Java's warmup). */
   readonly startedAt: number;
@@ -73,6 +74,7 @@ export async function exportService(
       registryUrls,
       protocol,
       registries: site.registries,
+      discovery: site.discovery,
       logger: site.logger,
     });
   };

@@ -23,6 +23,18 @@ export interface ApplicationConfig {
   organization?: string;
   /** Deployment environment: develop, test or product. Default "product". URL key `environment`. */
   environment?: ApplicationEnvironment;
+  /**
+   * Dubbo 3: where providers register: "interface" (`/dubbo/{interface}/providers`), "instance"
+   * (application-level, `/services/{application}`) or "all" (both). Default "all", as Java 3.
+   * A registry's own `registerMode` wins. URL key `register-mode`. Java `dubbo.application.register-mode`.
+   */
+  registerMode?: "all" | "interface" | "instance";
+  /**
+   * Dubbo 3: where the application's metadata is read from: "local" (its metadata service) or
+   * "remote" (`/dubbo/metadata/{application}/{revision}` in ZooKeeper). Default "local".
+   * URL key `metadata-type`. Java `dubbo.application.metadata-type`.
+   */
+  metadataType?: "local" | "remote";
   /** Extra URL parameters for every URL of the application. */
   parameters?: Readonly<Record<string, string>>;
 }
@@ -33,6 +45,8 @@ export interface ResolvedApplicationConfig {
   readonly owner?: string;
   readonly organization?: string;
   readonly environment: ApplicationEnvironment;
+  readonly registerMode?: "all" | "interface" | "instance";
+  readonly metadataType?: "local" | "remote";
   readonly parameters: Readonly<Record<string, string>>;
   /** What was set explicitly; only these become URL parameters. */
   readonly given: Given<ApplicationConfig>;
@@ -44,6 +58,8 @@ export const APPLICATION_FIELDS: FieldTable<ApplicationConfig> = {
   owner: textField({ urlKey: "owner" }),
   organization: textField({ urlKey: "organization" }),
   environment: choiceField(["develop", "test", "product"], { urlKey: "environment" }),
+  registerMode: choiceField(["all", "interface", "instance"], { urlKey: "register-mode" }),
+  metadataType: choiceField(["local", "remote"], { urlKey: "metadata-type" }),
   parameters: parametersField(),
 };
 

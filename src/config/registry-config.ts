@@ -16,6 +16,7 @@ import { joinPath, readRecord } from "./errors.js";
 import type { ExtensionName } from "./extension-name-types.js";
 import {
   booleanField,
+  choiceField,
   extensionField,
   type FieldTable,
   type Given,
@@ -57,6 +58,8 @@ export interface RegistryConfig {
   file?: string;
   /** Keep and use the local provider cache when the registry is down. Default true. URL key `file.cache`. */
   useFileCache?: boolean;
+  /** Dubbo 3: "all", "interface" or "instance" for this registry (else the application's). URL key `register-mode`. */
+  registerMode?: "all" | "interface" | "instance";
   /** Extra registry URL parameters. */
   parameters?: Readonly<Record<string, string>>;
 }
@@ -79,6 +82,7 @@ export interface ResolvedRegistryConfig {
   readonly subscribe: boolean;
   readonly file?: string;
   readonly useFileCache: boolean;
+  readonly registerMode?: "all" | "interface" | "instance";
   readonly parameters: Readonly<Record<string, string>>;
   readonly given: Given<RegistryConfig>;
 }
@@ -96,6 +100,7 @@ export const REGISTRY_FIELDS: FieldTable<RegistryConfig> = {
   subscribe: booleanField({ urlKey: "subscribe" }),
   file: textField({ urlKey: "file" }),
   useFileCache: booleanField({ aliases: ["file.cache"], urlKey: "file.cache" }),
+  registerMode: choiceField(["all", "interface", "instance"], { urlKey: "register-mode" }),
   parameters: parametersField(),
 };
 

@@ -124,6 +124,7 @@ export function toRegistryUrls(
     endpoint.with({ path: REGISTRY_SERVICE_INTERFACE }).withDefaults({
       ...applicationParams(application),
       ...registry.parameters,
+      ...(registry.registerMode === undefined ? {} : { "register-mode": registry.registerMode }),
       application: application.name,
       check: registry.check,
       dubbo: DUBBO_PROTOCOL_VERSION,

@@ -12,6 +12,7 @@ export {
   type RegistryFactory,
   resolveRegistryUrl,
 } from "./registry-factory.js";
+export { ApplicationDiscovery } from "./service-discovery/application-discovery.js";
 export { categoryOf, emptyUrl, isEmptyUrl, isMatch, isMatchCategory } from "./url-match.js";
 export {
   createZookeeperRegistry,

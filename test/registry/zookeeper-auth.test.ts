@@ -111,7 +111,11 @@ describe("registry URLs with credentials and parameters", () => {
     const services = await new Promise<string[]>((resolve, reject) =>
       owner.getChildren(ROOT, (error, children) => (error ? reject(error) : resolve(children))),
     );
-    assert.deepEqual(services, [IFACE], "the provider created its service under the locked root");
+    assert.deepEqual(
+      services.sort(),
+      ["auth-provider", "mapping", IFACE].sort(),
+      "the provider created its service (and Dubbo 3's instance and interface-to-application mapping) under the locked root",
+    );
 
     const consumer = await application("auth-consumer", address, { group: "secured" });
     const demo = await consumer.refer(DemoService, { timeoutMs: 3000 });

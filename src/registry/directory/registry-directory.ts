@@ -45,7 +45,7 @@ export interface RegistryDirectoryOptions {
 /** The categories a reference subscribes to (Java's `RegistryProtocol.toSubscribeUrl`). */
 export const REFERENCE_CATEGORIES = `${PROVIDERS_CATEGORY},${CONFIGURATORS_CATEGORY},${ROUTERS_CATEGORY}`;
 
-function protocolFor(source: ProtocolSource, name: string): Protocol | undefined {
+export function protocolFor(source: ProtocolSource, name: string): Protocol | undefined {
   if (typeof source === "function") return source(name);
   return source.name === name ? source : undefined;
 }

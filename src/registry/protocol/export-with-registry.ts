@@ -1,6 +1,7 @@
 import {
   Code,
   consoleLogger,
+  DEFAULT_REGISTER,
   type Exporter,
   type Invoker,
   type Protocol,
@@ -9,7 +10,14 @@ import {
 } from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
 import type { Registries } from "../registry-factory.js";
+import type { ApplicationDiscovery } from "../service-discovery/application-discovery.js";
+import {
+  registerModeOf,
+  registersInstance,
+  registersInterfaces,
+} from "../service-discovery/register-mode.js";
 import { ProviderRegistration } from "./provider-registration.js";
+import { urlToRegistry } from "./registry-urls.js";
 
 export interface RegistryExportOptions {
   /** One URL per registry (`zookeeper://…`, `dubbo://…`, or Java's `registry://…?registry=zookeeper`). */
@@ -18,6 +26,12 @@ export interface RegistryExportOptions {
   readonly protocol: Protocol;
   /** The application's registries (one connection per registry address). */
   readonly registries: Registries;
+  /**
+   * The application's application-level discovery (Dubbo 3): with it, registries whose
+   * `register-mode` is `all` (the default) or `instance` also get the service in the
+   * application's instance. Without it, registration is per interface only.
+   */
+  readonly discovery?: ApplicationDiscovery;
   readonly logger?: RegistryLogger;
 }
 
@@ -55,15 +69,39 @@ export async function exportWithRegistry(
   const exporter = await options.protocol.export(invoker);
   const served = servedUrl(exporter, invoker);
   const registrations: ProviderRegistration[] = [];
+  const instanceRemovals: Array<() => Promise<void>> = [];
+  const stop = async (): Promise<void> => {
+    await Promise.all([
+      stopAll(registrations, logger),
+      ...instanceRemovals.map((remove) =>
+        remove().catch((error: unknown) => {
+          logger.warn(`could not remove ${served.serviceKey} from its application instance`, error);
+        }),
+      ),
+    ]);
+  };
   try {
     for (const registryUrl of options.registryUrls) {
       const registry = await options.registries.get(registryUrl);
-      const registration = new ProviderRegistration(registry, served, logger);
-      registrations.push(registration);
-      await registration.start();
+      const mode = options.discovery === undefined ? "interface" : registerModeOf(registryUrl);
+      if (registersInterfaces(mode)) {
+        const registration = new ProviderRegistration(registry, served, logger);
+        registrations.push(registration);
+        await registration.start();
+      }
+      const register =
+        registryUrl.boolean("register", DEFAULT_REGISTER) && served.boolean("register", DEFAULT_REGISTER);
+      if (registersInstance(mode) && register && options.discovery !== undefined) {
+        const remove = await options.discovery.registerService(
+          registry,
+          urlToRegistry(served),
+          options.protocol,
+        );
+        if (remove !== undefined) instanceRemovals.push(remove);
+      }
     }
   } catch (error) {
-    await stopAll(registrations, logger);
+    await stop();
     await exporter.unexport();
     throw error;
   }
@@ -77,7 +115,7 @@ export async function exportWithRegistry(
     unexport() {
       unexported ??= (async () => {
         // Unregister first, so consumers stop choosing this provider while it still answers.
-        await stopAll(registrations, logger);
+        await stop();
         await exporter.unexport();
       })();
       return unexported;

@@ -14,6 +14,8 @@ import { type ProtocolSource, RegistryDirectory } from "../directory/registry-di
 import type { Registry, RegistryLogger } from "../registry.js";
 import { ANY_VALUE } from "../registry.js";
 import type { Registries } from "../registry-factory.js";
+import type { ApplicationDiscovery } from "../service-discovery/application-discovery.js";
+import { referByMigration } from "../service-discovery/migration-refer.js";
 import {
   type ClusterBuilder,
   DirectoryClusterInvoker,
@@ -37,6 +39,11 @@ export interface RegistryReferOptions {
    * `routerFactories` has both, else none.
    */
   readonly builtinRouters?: (consumerUrl: Url) => readonly Router[];
+  /**
+   * The application's application-level discovery (Dubbo 3): with it, ZooKeeper registries are
+   * followed as the migration step says (`APPLICATION_FIRST` by default). Without it, per interface only.
+   */
+  readonly discovery?: ApplicationDiscovery;
   readonly logger?: RegistryLogger;
 }
 
@@ -92,12 +99,28 @@ export async function referWithRegistry(
   }
   const registered: Array<{ registry: Registry; url: Url }> = [];
   const clusters: DirectoryClusterInvoker[] = [];
+  const perRegistry: Invoker[] = [];
   const registrationUrl = consumerRegistrationUrl(consumerUrl);
+  const subscribe = async (registry: Registry): Promise<DirectoryClusterInvoker> => {
+    const directory = new RegistryDirectory({
+      consumerUrl,
+      registry,
+      protocol: options.protocol,
+      ...(options.routerFactories === undefined ? {} : { routerFactories: options.routerFactories }),
+      builtinRouters:
+        options.builtinRouters?.(consumerUrl) ?? defaultBuiltinRouters(options.routerFactories, consumerUrl),
+      logger,
+    });
+    const cluster = new DirectoryClusterInvoker(directory, options.cluster);
+    clusters.push(cluster);
+    await directory.subscribe();
+    return cluster;
+  };
   let preferred = -1;
   try {
     for (const registryUrl of registryUrls) {
       const registry = await options.registries.get(registryUrl);
-      if (registryUrl.boolean("preferred", false) && preferred < 0) preferred = clusters.length;
+      if (registryUrl.boolean("preferred", false) && preferred < 0) preferred = perRegistry.length;
       if (
         registryUrl.boolean("register", DEFAULT_REGISTER) &&
         consumerUrl.boolean("register", DEFAULT_REGISTER)
@@ -105,19 +128,9 @@ export async function referWithRegistry(
         await registry.register(registrationUrl);
         registered.push({ registry, url: registrationUrl });
       }
-      const directory = new RegistryDirectory({
-        consumerUrl,
-        registry,
-        protocol: options.protocol,
-        ...(options.routerFactories === undefined ? {} : { routerFactories: options.routerFactories }),
-        builtinRouters:
-          options.builtinRouters?.(consumerUrl) ??
-          defaultBuiltinRouters(options.routerFactories, consumerUrl),
-        logger,
-      });
-      const cluster = new DirectoryClusterInvoker(directory, options.cluster);
-      clusters.push(cluster);
-      await directory.subscribe();
+      perRegistry.push(
+        await referByMigration(registry, consumerUrl, options.discovery, options.protocol, subscribe),
+      );
     }
   } catch (error) {
     await release(clusters, registered, logger);
@@ -126,7 +139,7 @@ export async function referWithRegistry(
 
   const directories = clusters.map((c) => c.directory);
   const joined =
-    clusters.length === 1 ? (clusters[0] as DirectoryClusterInvoker) : joinRegistries(clusters, preferred);
+    perRegistry.length === 1 ? (perRegistry[0] as Invoker) : joinRegistries(perRegistry, preferred);
   const invoker = withAddressWait(
     joined,
     directories,

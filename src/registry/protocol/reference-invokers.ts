@@ -80,7 +80,7 @@ export class DirectoryClusterInvoker implements Invoker {
  * `preferred=true` while it has an available provider, else the first registry that has one, else
  * the first registry (whose no-provider error explains every provider it knows).
  */
-export function joinRegistries(invokers: readonly DirectoryClusterInvoker[], preferred: number): Invoker {
+export function joinRegistries(invokers: readonly Invoker[], preferred: number): Invoker {
   const first = invokers[0];
   if (first === undefined) {
     throw new RpcError("joinRegistries needs at least one registry", Code.InvalidArgument);

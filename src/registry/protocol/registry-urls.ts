@@ -8,7 +8,7 @@ export const PROVIDER_PROTOCOL = "provider";
  * Export settings that describe this process only and never go to the registry (Java's
  * `RegistryProtocol.getUrlToRegistry`): where to bind, monitoring, qos, validation.
  */
-const LOCAL_ONLY_KEYS = [
+export const LOCAL_ONLY_KEYS: readonly string[] = [
   "monitor",
   "bind.ip",
   "bind.port",
@@ -21,6 +21,13 @@ const LOCAL_ONLY_KEYS = [
   "interfaces",
 ];
 
+/**
+ * The serialization a provider asks consumers to use (Java 3's `prefer.serialization`; a Java 3.2
+ * consumer would otherwise pick fastjson2): its own `serialization`, Hessian 2 by default.
+ */
+const PREFER_SERIALIZATION_KEY = "prefer.serialization";
+const DEFAULT_PREFERRED_SERIALIZATION = "hessian2";
+
 const UNROUTABLE_HOSTS = new Set(["", "0.0.0.0", "::", "[::]"]);
 
 /**
@@ -28,7 +35,7 @@ const UNROUTABLE_HOSTS = new Set(["", "0.0.0.0", "::", "[::]"]);
  * local-only settings and hidden (`.`-prefixed) keys. Everything else Java consumers read —
  * `anyhost, application, deprecated, dubbo, dynamic, generic, interface, methods, pid, release,
  * side, timestamp`, plus group/version and the settings the service set — stays as the config
- * layer's `toServiceUrl` built it. A provider must advertise a host consumers can reach.
+ * layer's `toServiceUrl` built it, with `prefer.serialization` added. A provider must advertise a host consumers can reach.
  */
 export function urlToRegistry(served: Url): Url {
   if (UNROUTABLE_HOSTS.has(served.host)) {
@@ -38,7 +45,9 @@ export function urlToRegistry(served: Url): Url {
     );
   }
   const hidden = [...served.params.keys()].filter((k) => k.startsWith("."));
-  return served.withoutParams(...LOCAL_ONLY_KEYS, ...hidden);
+  return served.withoutParams(...LOCAL_ONLY_KEYS, ...hidden).withDefaults({
+    [PREFER_SERIALIZATION_KEY]: served.string("serialization", DEFAULT_PREFERRED_SERIALIZATION),
+  });
 }
 
 /** What a provider subscribes to for its override rules (Java's `getSubscribedOverrideUrl`). */

@@ -24,10 +24,17 @@ export interface ZkNodeStat {
   readonly ephemeralOwner: string;
 }
 
-/** A ZooKeeper error code, for callers that branch on NODE_EXISTS or NO_NODE. */
+export interface ZkNodeData {
+  readonly data: Buffer;
+  /** The data version, for a compare-and-set `setData`. */
+  readonly version: number;
+}
+
+/** A ZooKeeper error code, for callers that branch on NODE_EXISTS, NO_NODE or BAD_VERSION. */
 export const ZkErrorCode = {
   NO_NODE: zookeeper.Exception.NO_NODE,
   NODE_EXISTS: zookeeper.Exception.NODE_EXISTS,
+  BAD_VERSION: zookeeper.Exception.BAD_VERSION,
 } as const;
 
 export function zkErrorCode(error: unknown): number | undefined {
@@ -138,10 +145,31 @@ export class ZkClient {
     if (!wasConnected) this.#internals()?.socket?.destroy();
   }
 
-  /** Creates a node; `ephemeral` nodes die with the session. */
-  create(path: string, ephemeral: boolean): Promise<void> {
+  /** Creates a node (empty unless `data` is given); `ephemeral` nodes die with the session. */
+  create(path: string, ephemeral: boolean, data: Buffer = Buffer.alloc(0)): Promise<void> {
     const mode = ephemeral ? zookeeper.CreateMode.EPHEMERAL : zookeeper.CreateMode.PERSISTENT;
-    return this.#call(`create ${path}`, (done) => this.#client.create(path, Buffer.alloc(0), mode, done));
+    return this.#call(`create ${path}`, (done) => this.#client.create(path, data, mode, done));
+  }
+
+  /**
+   * The node's data and version, or undefined when it does not exist. With a watcher, the server
+   * calls it once when the node changes or is deleted.
+   */
+  getData(path: string, watcher?: () => void): Promise<ZkNodeData | undefined> {
+    return this.#call<ZkNodeData>(`getData ${path}`, (done) => {
+      const reply = (error: unknown, data?: Buffer, stat?: zookeeper.Stat): void =>
+        done(error, { data: data ?? Buffer.alloc(0), version: stat?.version ?? 0 });
+      if (watcher === undefined) this.#client.getData(path, reply);
+      else this.#client.getData(path, watcher, reply);
+    }).catch((error: unknown) => {
+      if (zkErrorCode(error) === zookeeper.Exception.NO_NODE) return undefined;
+      throw error;
+    });
+  }
+
+  /** Replaces the node's data if its version is still `version` (compare-and-set), -1 for any. */
+  setData(path: string, data: Buffer, version: number): Promise<void> {
+    return this.#call(`setData ${path}`, (done) => this.#client.setData(path, data, version, done));
   }
 
   /** Creates `path` and its missing parents as persistent nodes; existing ones are fine. */

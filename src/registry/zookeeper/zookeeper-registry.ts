@@ -3,6 +3,7 @@ import type { RegistryOptions } from "../abstract-registry.js";
 import { FailbackRegistry } from "../failback-registry.js";
 import type { NotifyListener } from "../registry.js";
 import type { RegistryFactory } from "../registry-factory.js";
+import type { ZkClient } from "./zk-client.js";
 import { rootPath } from "./zk-paths.js";
 import { ZkRegistration } from "./zk-registration.js";
 import { ZkSession } from "./zk-session.js";
@@ -34,6 +35,7 @@ export class ZookeeperRegistry extends FailbackRegistry {
   readonly #registration: ZkRegistration;
   readonly #subscriptions: ZkSubscriptions;
   readonly #session: ZkSession;
+  readonly #sessionListeners = new Set<() => void>();
 
   constructor(url: Url, options: RegistryOptions = {}) {
     super(url, options);
@@ -56,6 +58,7 @@ export class ZookeeperRegistry extends FailbackRegistry {
       isDestroyed: () => this.destroyed,
       onNewSession: () => {
         void this.recover();
+        for (const listener of [...this.#sessionListeners]) listener();
       },
       onReconnected: () => {
         // Same session: nodes and watches survived. Re-read in case an event was missed, make sure
@@ -87,6 +90,20 @@ export class ZookeeperRegistry extends FailbackRegistry {
   get session(): { readonly id: string; readonly password: Buffer; readonly timeoutMs: number } {
     const client = this.#session.client;
     return { id: client.sessionId, password: client.sessionPassword, timeoutMs: client.sessionTimeoutMs };
+  }
+
+  /** The current client: application-level discovery (Dubbo 3) shares this registry's session. */
+  get client(): ZkClient {
+    return this.#session.client;
+  }
+
+  /**
+   * Calls `listener` after each new session (after an expiry): nodes written through `client`
+   * outside the registry's own bookkeeping must then be written again. Returns the way to stop.
+   */
+  onNewSession(listener: () => void): () => void {
+    this.#sessionListeners.add(listener);
+    return () => this.#sessionListeners.delete(listener);
   }
 
   override async lookup(url: Url): Promise<Url[]> {

@@ -64,7 +64,7 @@ export function hessianLitePeer(version: DubboVersion): JavaHessianPeer {
 /** A protocol line the Java peer printed (without "@@"), parsed. */
 export type PeerLine = Record<string, unknown>;
 
-interface PeerProcess {
+export interface PeerProcess {
   readonly proc: ChildProcessWithoutNullStreams;
   /** Protocol lines not consumed yet. */
   next(timeoutMs: number): Promise<string>;
@@ -73,16 +73,29 @@ interface PeerProcess {
   stop(): Promise<void>;
 }
 
-function spawnPeer(version: DubboVersion, name: string, args: readonly string[]): PeerProcess {
+/** Another Java program on the same line protocol: its class, classpath and system properties. */
+export interface PeerProgram {
+  readonly mainClass: string;
+  readonly classpath: string;
+  /** `-D` flags, instead of the interface-discovery ones of {@link VERSION_PROPERTIES}. */
+  readonly properties: readonly string[];
+}
+
+export function spawnPeer(
+  version: DubboVersion,
+  name: string,
+  args: readonly string[],
+  program?: PeerProgram,
+): PeerProcess {
   const proc = spawn(
     "java",
     [
       ...HESSIAN_JVM_FLAGS,
-      ...VERSION_PROPERTIES[version],
+      ...(program?.properties ?? VERSION_PROPERTIES[version]),
       `-Dpeer.name=${name}`,
       "-cp",
-      javaPeerClasspath(version),
-      MAIN_CLASS,
+      program?.classpath ?? javaPeerClasspath(version),
+      program?.mainClass ?? MAIN_CLASS,
       ...args,
     ],
     { stdio: ["pipe", "pipe", "pipe"] },

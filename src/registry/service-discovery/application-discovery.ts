@@ -1,0 +1,143 @@
+import type { Protocol, Url } from "../../core/index.js";
+import { consoleLogger } from "../../core/index.js";
+import { ConfigCenterRules } from "../config-center/config-center-rules.js";
+import type { ProtocolSource } from "../directory/registry-directory.js";
+import type { MetadataInfo } from "../metadata/metadata-info.js";
+import { ZkMetadataReport } from "../metadata/zk-metadata-report.js";
+import type { Registry, RegistryLogger } from "../registry.js";
+import { ZookeeperRegistry } from "../zookeeper/zookeeper-registry.js";
+import { MetadataFetcher } from "./metadata-fetch.js";
+import { MetadataServiceExport } from "./metadata-service-export.js";
+import { MIGRATION_RULE_GROUP, type Migration, migrationOf, ruleFor } from "./migration.js";
+import { ServiceDiscoveryRegistry } from "./service-discovery-registry.js";
+import { LOCAL_STORAGE } from "./service-instance.js";
+import { ZkInstanceRegistration } from "./zk-instance-registration.js";
+
+/** Java's URL key for where the instance's metadata lives: `local` (default) or `remote`. */
+export const METADATA_TYPE_KEY = "metadata-type";
+
+/**
+ * One application's membership of Dubbo 3 application-level discovery: its instance in each
+ * ZooKeeper registry, and the metadata service those instances point consumers to. Registries
+ * without application-level discovery (the embedded `dubbo://` one) stay interface-level only.
+ */
+export class ApplicationDiscovery {
+  readonly #logger: RegistryLogger;
+  readonly #instances = new Map<ZookeeperRegistry, ZkInstanceRegistration>();
+  readonly #reports = new Map<ZookeeperRegistry, ZkMetadataReport>();
+  readonly #subscribers = new Map<ZookeeperRegistry, ServiceDiscoveryRegistry>();
+  #metadataService: MetadataServiceExport | undefined;
+
+  constructor(logger: RegistryLogger = consoleLogger) {
+    this.#logger = logger;
+  }
+
+  /** The metadata report on this registry (mapping, remote metadata), if it has one. */
+  reportOf(registry: Registry): ZkMetadataReport | undefined {
+    if (!(registry instanceof ZookeeperRegistry)) return undefined;
+    let report = this.#reports.get(registry);
+    if (report === undefined) {
+      report = new ZkMetadataReport(registry);
+      this.#reports.set(registry, report);
+    }
+    return report;
+  }
+
+  /**
+   * Adds a registered provider URL (served over `protocol`) to this application's instance in
+   * `registry`; resolves to the way to remove it again, or undefined when the registry has no
+   * application-level discovery.
+   */
+  async registerService(
+    registry: Registry,
+    registered: Url,
+    protocol: Protocol,
+  ): Promise<(() => Promise<void>) | undefined> {
+    const report = this.reportOf(registry);
+    if (report === undefined || !(registry instanceof ZookeeperRegistry)) return undefined;
+    const app = registered.string("application", "");
+    const storageType = registered.string(METADATA_TYPE_KEY, LOCAL_STORAGE);
+    const metadataService = this.#metadataServiceOf(app);
+    if (storageType === LOCAL_STORAGE) await metadataService.ensure(protocol, registered);
+    let instance = this.#instances.get(registry);
+    if (instance === undefined) {
+      instance = new ZkInstanceRegistration(registry, {
+        app,
+        storageType,
+        report,
+        metadataServiceParams: () => metadataService.urlParams(),
+        logger: this.#logger,
+      });
+      this.#instances.set(registry, instance);
+    }
+    const added = instance;
+    await added.add(registered);
+    return () => added.remove(registered);
+  }
+
+  /**
+   * The application-level face of `registry` for references (subscribe only), or undefined when
+   * the registry has no application-level discovery. Metadata services are called over `protocol`.
+   */
+  subscriberOf(registry: Registry, protocol: ProtocolSource): ServiceDiscoveryRegistry | undefined {
+    const report = this.reportOf(registry);
+    if (report === undefined || !(registry instanceof ZookeeperRegistry)) return undefined;
+    let subscriber = this.#subscribers.get(registry);
+    if (subscriber === undefined) {
+      const fetcher = new MetadataFetcher(report, protocol);
+      subscriber = new ServiceDiscoveryRegistry(registry, { report, fetcher, logger: this.#logger });
+      this.#subscribers.set(registry, subscriber);
+    }
+    return subscriber;
+  }
+
+  /**
+   * The reference's migration step and threshold: the rule at
+   * `/dubbo/config/DUBBO_SERVICEDISCOVERY_MIGRATION/{application}.migration` (read when the
+   * reference is created), else the consumer URL's `migration.step` / `migration.threshold`, else
+   * `APPLICATION_FIRST` with threshold 0.
+   */
+  async migrationOf(registry: Registry, consumerUrl: Url): Promise<Migration> {
+    const report = this.reportOf(registry);
+    if (report === undefined || !(registry instanceof ZookeeperRegistry)) return migrationOf(consumerUrl);
+    const app = consumerUrl.string("application", "");
+    const rule = await report.readConfig(MIGRATION_RULE_GROUP, `${app}.migration`);
+    if (rule === undefined || rule.trim() === "") return migrationOf(consumerUrl);
+    const providerApps = await report.readMapping(consumerUrl.serviceInterface);
+    return migrationOf(consumerUrl, ruleFor(rule, consumerUrl, providerApps));
+  }
+
+  /**
+   * `target` (one of `registry`'s faces) with the override rules of the config center of `registry`
+   * added to its subscriptions, when `registry` is a ZooKeeper one.
+   */
+  withConfigCenterRules(target: Registry, registry: Registry): Registry {
+    if (!(registry instanceof ZookeeperRegistry)) return target;
+    return new ConfigCenterRules(target, registry, this.#logger);
+  }
+
+  #metadataServiceOf(app: string): MetadataServiceExport {
+    this.#metadataService ??= new MetadataServiceExport(app, () => this.#allMetadata());
+    return this.#metadataService;
+  }
+
+  #allMetadata(): MetadataInfo[] {
+    return [...this.#instances.values()].map((i) => i.metadata);
+  }
+
+  /** Removes every instance node, stops subscriptions and unexports the metadata service. */
+  async destroy(): Promise<void> {
+    const subscribers = [...this.#subscribers.values()];
+    this.#subscribers.clear();
+    await Promise.all(subscribers.map((s) => s.destroy()));
+    const instances = [...this.#instances.values()];
+    this.#instances.clear();
+    await Promise.all(
+      instances.map((i) =>
+        i.destroy().catch((error: unknown) => this.#logger.warn("could not remove an instance node", error)),
+      ),
+    );
+    await this.#metadataService?.unexport();
+    this.#metadataService = undefined;
+  }
+}

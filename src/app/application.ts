@@ -361,7 +361,7 @@ export async function createDubbo(options: DubboOptions = {}): Promise<DubboAppl
     overrides,
     warn: (message) => logger.warn(message),
   });
-  const extensions = createExtensions(random === undefined ? {} : { random });
+  const extensions = createExtensions(random === undefined ? {} : { random }, logger);
   assertExtensionNames(loaded.config, extensions);
   return new DubboApplication(loaded, extensions, logger, random);
 }

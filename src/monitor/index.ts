@@ -9,3 +9,4 @@ export {
 } from "./call-filter.js";
 export { MonitorEvents, type MonitorListener } from "./event-stream.js";
 export type * from "./events.js";
+export { CallMetrics, type MethodMetrics, prometheusText } from "./metrics/index.js";

@@ -36,6 +36,7 @@ import {
 } from "../core/index.js";
 import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
 import { Registries } from "../registry/index.js";
+import { ApplicationQos } from "./application-qos.js";
 import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
 import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
 import { ProtocolSet } from "./protocol-set.js";
@@ -117,6 +118,8 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly #references = new Set<Invoker>();
   readonly #mocks = new MockImplementations();
   #stopping: Promise<void> | undefined;
+  #started = false;
+  #qos: ApplicationQos | undefined;
 
   constructor(
     loaded: LoadedConfig,
@@ -212,6 +215,26 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
       }
       await this.#exportResolved(service, service.definition, service.ref);
     }
+    this.#started = true;
+    await this.#startQos();
+  }
+
+  /** The QoS port bound once `start()` is done; 0 when QoS is off or could not listen. */
+  get qosPort(): number {
+    return this.#qos?.port ?? 0;
+  }
+
+  async #startQos(): Promise<void> {
+    if (!this.config.application.qosEnable || this.#qos !== undefined) return;
+    this.#qos = new ApplicationQos({
+      settings: this.config.application,
+      monitor: this.extensions.monitor,
+      logger: this.logger,
+      exporters: () => this.#exporters,
+      references: () => this.#references,
+      isReady: () => this.#started && this.#stopping === undefined,
+    });
+    await this.#qos.start();
   }
 
   /** A typed stub for a reference declared in the configuration under `references.<id>`. */
@@ -261,6 +284,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     await settle([...this.#references].map((r) => r.destroy()));
     await settle([this.registries.destroyAll()]);
     await settle(this.protocols.destroyAll());
+    await settle(this.#qos === undefined ? [] : [this.#qos.stop()]);
     this.#exporters.clear();
     this.#references.clear();
     for (const failure of failures) this.logger.warn("dubbo-ts: a part failed to stop cleanly", failure);

@@ -1,4 +1,13 @@
-import { BizError, Code, type Filter, type FilterExtension, RpcError, type Url } from "../core/index.js";
+import {
+  BizError,
+  Code,
+  type Filter,
+  type FilterExtension,
+  type Invocation,
+  RpcError,
+  type RpcResult,
+  type Url,
+} from "../core/index.js";
 import type { MonitorEvents } from "./event-stream.js";
 import type { CallOutcome, CallSide, CallSite } from "./events.js";
 
@@ -35,41 +44,38 @@ function siteOf(url: Url, side: CallSide): CallSite {
 
 /**
  * Emits `callStarted` / `callFinished` for each call through the chain. The listener check is
- * made per call (one array length read), so with nobody listening the call only pays that.
+ * made per call (an array length read each), so with nobody listening the call pays only that
+ * and builds no event.
  */
 export function createCallEventFilter(events: MonitorEvents, side: CallSide): Filter {
   return (next, invoker) => {
     const site = siteOf(invoker.url, side);
     const providerAddress = invoker.url.address;
+    const peerOf = (inv: Invocation) =>
+      side === "consumer" ? providerAddress : (inv.remoteAddress ?? "unknown");
+    // An async function awaiting the call costs a fraction of a `.then` pair on the hot path.
+    const observe = async (inv: Invocation, started: boolean): Promise<RpcResult> => {
+      const method = inv.method;
+      const peer = peerOf(inv);
+      if (started) events.emit("callStarted", { site, method, peer });
+      const t0 = performance.now();
+      try {
+        const result = await next(inv);
+        const durationMs = performance.now() - t0;
+        events.emit("callFinished", { site, method, peer, durationMs, outcome: "success", code: undefined });
+        return result;
+      } catch (error) {
+        const durationMs = performance.now() - t0;
+        const code = error instanceof RpcError ? error.code : undefined;
+        events.emit("callFinished", { site, method, peer, durationMs, outcome: outcomeOf(error), code });
+        throw error;
+      }
+    };
     return (inv) => {
       const started = events.hasListeners("callStarted");
-      const finished = events.hasListeners("callFinished");
-      if (!started && !finished) return next(inv);
-      const method = inv.method;
-      const peer = side === "consumer" ? providerAddress : (inv.remoteAddress ?? "unknown");
-      if (started) events.emit("callStarted", { site, method, peer });
-      if (!finished) return next(inv);
-      const t0 = performance.now();
-      return next(inv).then(
-        (result) => {
-          const durationMs = performance.now() - t0;
-          events.emit("callFinished", {
-            site,
-            method,
-            peer,
-            durationMs,
-            outcome: "success",
-            code: undefined,
-          });
-          return result;
-        },
-        (error: unknown) => {
-          const durationMs = performance.now() - t0;
-          const code = error instanceof RpcError ? error.code : undefined;
-          events.emit("callFinished", { site, method, peer, durationMs, outcome: outcomeOf(error), code });
-          throw error;
-        },
-      );
+      if (events.hasListeners("callFinished")) return observe(inv, started);
+      if (started) events.emit("callStarted", { site, method: inv.method, peer: peerOf(inv) });
+      return next(inv);
     };
   };
 }

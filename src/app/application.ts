@@ -132,7 +132,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     this.extensions = extensions;
     this.logger = logger;
     this.protocols = new ProtocolSet(extensions, logger);
-    this.registries = new Registries({ factories: extensions.registry, logger });
+    this.registries = new Registries({ factories: extensions.registry, logger, monitor: extensions.monitor });
     this.clusterContext = {
       loadBalance: (name) => extensions.loadBalance.get(name),
       warn: (message, error) => logger.warn(message, error),

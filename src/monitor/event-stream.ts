@@ -15,6 +15,7 @@ export class MonitorEvents {
   readonly #listeners: Listeners = {
     callStarted: [],
     callFinished: [],
+    registryNotified: [],
   };
 
   constructor(logger: Logger) {

@@ -34,10 +34,21 @@ export interface CallFinished extends CallStarted {
   readonly code: number | undefined;
 }
 
+export interface RegistryNotified {
+  /** The registry's `host:port`. */
+  readonly registry: string;
+  readonly service: string;
+  /** `providers`, `configurators`, `routers`, … */
+  readonly category: string;
+  /** URLs in the notified list; 0 when it was cleared (`empty://`). */
+  readonly urls: number;
+}
+
 /** Every event of an application's monitor stream, by type. */
 export interface MonitorEventMap {
   readonly callStarted: CallStarted;
   readonly callFinished: CallFinished;
+  readonly registryNotified: RegistryNotified;
 }
 
 export type MonitorEventType = keyof MonitorEventMap;

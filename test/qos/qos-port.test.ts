@@ -69,6 +69,10 @@ describe("QoS port", () => {
         env: false,
         logger: quiet,
       });
+      const providerCounts: number[] = [];
+      consumer.extensions.monitor.on("registryNotified", (e) => {
+        if (e.category === "providers" && e.service === "com.example.Greeter") providerCounts.push(e.urls);
+      });
       const greeter = await consumer.refer(Greeter, { version: "1.0.0", check: false });
       await waitFor("the provider to be found", async () => (await greeter.greet("a")) === "hi a");
 
@@ -104,6 +108,11 @@ describe("QoS port", () => {
           (a) => a === "hi c",
           () => false,
         ),
+      );
+      assert.deepEqual(
+        providerCounts.filter((n, i) => n !== providerCounts[i - 1]),
+        [1, 0, 1],
+        "the consumer's monitor saw the registry notify the provider away and back",
       );
       assert.equal(await telnet.send("nosuch"), "nosuch :no such command\r\ndubbo>");
       assert.equal(await telnet.send("quit"), "BYE!\n");

@@ -1,6 +1,20 @@
-import { DUBBO_RELEASE, type Exporter, type Invoker, type Logger } from "../core/index.js";
+import {
+  createInvocation,
+  DUBBO_RELEASE,
+  type Exporter,
+  type Invoker,
+  type Logger,
+  type MethodDefinition,
+  type Url,
+} from "../core/index.js";
 import { CallMetrics, type MonitorEvents, prometheusText } from "../monitor/index.js";
-import { type QosProvider, QosServer, type QosSite } from "../qos/index.js";
+import {
+  type QosLookup,
+  type QosMethodCount,
+  type QosProvider,
+  QosServer,
+  type QosSite,
+} from "../qos/index.js";
 import type { RegistryExporter } from "../registry/protocol/index.js";
 
 /** What the QoS port reads from its application. */
@@ -15,6 +29,36 @@ export interface QosParts {
 
 function isRegistryExporter(e: Exporter): e is RegistryExporter {
   return "setOnline" in e;
+}
+
+/** Java's QoS service match: the simple or full interface name, the path, or the service key. */
+function namesService(name: string, url: Url): boolean {
+  const iface = url.serviceInterface;
+  return (
+    name === iface ||
+    name === iface.slice(iface.lastIndexOf(".") + 1) ||
+    name === url.path ||
+    name === url.serviceKey
+  );
+}
+
+/** The exported invoker a QoS name means, and the named method's definition when it has one. */
+function findMethod(
+  exporters: Iterable<Exporter>,
+  service: string,
+  method: string | undefined,
+): QosLookup<{ invoker: Invoker; method: MethodDefinition | undefined }> {
+  for (const exporter of exporters) {
+    const invoker = exporter.invoker;
+    if (!namesService(service, invoker.url)) continue;
+    const key = invoker.url.serviceKey;
+    const definition = method === undefined ? undefined : invoker.definition?.methods[method];
+    if (method !== undefined && definition === undefined) {
+      return { found: "no method", service: invoker.url.serviceInterface };
+    }
+    return { found: "service", service: key, value: { invoker, method: definition } };
+  }
+  return { found: "no service" };
 }
 
 function matches(pattern: string, url: { serviceKey: string; serviceInterface: string }): boolean {
@@ -43,7 +87,13 @@ export class ApplicationQos {
       providers: (): QosProvider[] =>
         remote().map((e) => ({ serviceKey: e.url.serviceKey, registered: e.registeredUrls().length > 0 })),
       consumers: () => [...parts.references()].map((r) => r.url.serviceKey),
-      servedUrls: () => [...parts.exporters()].flatMap((e) => (e.url?.port ? [e.url.toString()] : [])),
+      servedUrls: () => [
+        ...new Set(
+          [...parts.exporters()].flatMap((e) =>
+            e.url?.port ? [`${e.url.protocol}://${e.url.address}`] : [],
+          ),
+        ),
+      ],
       setOnline: async (pattern, online) => {
         const chosen = remote().filter((e) => matches(pattern, e.url));
         await Promise.all(chosen.map((e) => e.setOnline(online)));
@@ -51,12 +101,63 @@ export class ApplicationQos {
       },
       isReady: parts.isReady,
       metricsText: () => prometheusText(this.#metrics),
+      invoke: async (service, method, args) => {
+        const lookup = findMethod(parts.exporters(), service, method);
+        if (lookup.found !== "service") return lookup;
+        const { invoker, method: definition } = lookup.value;
+        const url = invoker.url;
+        const t0 = performance.now();
+        const result = await invoker.invoke(
+          createInvocation({
+            service: url.serviceInterface,
+            group: url.get("group"),
+            version: url.get("version"),
+            method,
+            args,
+            parameterTypes: definition?.args ?? [],
+            ...(definition === undefined ? {} : { returnType: definition.returns }),
+            remoteAddress: "qos",
+          }),
+        );
+        return { ...lookup, value: { value: result.value, elapsedMs: performance.now() - t0 } };
+      },
+      count: (service, method) => {
+        const lookup = findMethod(parts.exporters(), service, method);
+        if (lookup.found !== "service") return lookup;
+        const url = lookup.value.invoker.url;
+        const names =
+          method === undefined ? Object.keys(lookup.value.invoker.definition?.methods ?? {}) : [method];
+        return { found: "service", service: lookup.service, value: names.map((m) => this.#count(url, m)) };
+      },
     };
     this.#server = new QosServer(site, {
       port: parts.settings.qosPort,
       acceptForeignIp: parts.settings.qosAcceptForeignIp,
       logger: parts.logger,
     });
+  }
+
+  #count(url: Url, method: string): QosMethodCount {
+    const seen = this.#metrics
+      .methods()
+      .find(
+        (m) =>
+          m.site.side === "provider" &&
+          m.method === method &&
+          m.site.service === url.serviceInterface &&
+          m.site.group === (url.get("group") ?? "") &&
+          m.site.version === (url.get("version") ?? ""),
+      )?.stats;
+    if (seen === undefined) return { method, total: 0, failed: 0, active: 0, averageMs: 0, maxMs: 0 };
+    const averageMs = seen.rtCount === 0 ? 0 : seen.rtSum / seen.rtCount;
+    return {
+      method,
+      total: seen.total,
+      failed: seen.failed,
+      active: seen.processing,
+      averageMs,
+      maxMs: seen.rtMax,
+    };
   }
 
   /** The bound port (0 until listening). */

@@ -6,6 +6,22 @@ export interface QosProvider {
   readonly registered: boolean;
 }
 
+/** One provided method's counts, as `count` shows them. */
+export interface QosMethodCount {
+  readonly method: string;
+  readonly total: number;
+  readonly failed: number;
+  readonly active: number;
+  readonly averageMs: number;
+  readonly maxMs: number;
+}
+
+/** What `invoke` and `count` found for a service name (simple or full interface name, or service key). */
+export type QosLookup<T> =
+  | { readonly found: "service"; readonly service: string; readonly value: T }
+  | { readonly found: "no service" }
+  | { readonly found: "no method" /** The interface. */; readonly service: string };
+
 /**
  * What the QoS commands read and change in their application; the application implements it,
  * so this layer needs nothing above it.
@@ -16,7 +32,7 @@ export interface QosSite {
   providers(): QosProvider[];
   /** Service keys of the references. */
   consumers(): string[];
-  /** The URLs the application serves on (`ps -l`). */
+  /** The servers' `protocol://host:port`, one per port (`ps -l`). */
   servedUrls(): string[];
   /**
    * Unregisters (`online = false`) or registers again every provided service whose service key
@@ -27,4 +43,12 @@ export interface QosSite {
   isReady(): boolean;
   /** Prometheus text of the application's metrics. */
   metricsText(): string;
+  /** Calls a provided method with JSON arguments (as Java, without the provider filters' RPC). */
+  invoke(
+    service: string,
+    method: string,
+    args: unknown[],
+  ): Promise<QosLookup<{ readonly value: unknown; readonly elapsedMs: number }>>;
+  /** The provider-side counts of a service's methods (one method when named). */
+  count(service: string, method: string | undefined): QosLookup<QosMethodCount[]>;
 }

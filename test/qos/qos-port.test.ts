@@ -93,6 +93,20 @@ describe("QoS port", () => {
       assert.match(ls, /As Consumer side:\r\n/);
       assert.ok(ls.endsWith("\r\ndubbo>"));
 
+      const served = (await telnet.send("ps -l")).split("\r\n")[0]!;
+      assert.match(served, /^dubbo:\/\/127\.0\.0\.1:\d+$/);
+      assert.equal(await telnet.send("ps"), `${new URL(served).port}\r\ndubbo>`);
+      assert.match(
+        await telnet.send('invoke Greeter.greet("zoe")'),
+        /^Use default service Greeter\.\r\nresult: "hi zoe"\r\nelapsed: \d+ ms\.\r\ndubbo>$/,
+      );
+      assert.equal(
+        await telnet.send("invoke Greeter.wave()"),
+        "Use default service Greeter.\r\nNo such method wave in service Greeter\r\ndubbo>",
+      );
+      const count = await telnet.send("count com.example.Greeter greet");
+      assert.match(count, /\| method \| total \| failed \| active \| average \| max \|/);
+      assert.match(count, /\|\s+greet \|\s+[1-9]\d*\s+\|\s+0\s+\|\s+0\s+\|/);
       assert.equal(await telnet.send("offline com.example.Greeter"), "OK\r\ndubbo>");
       await waitFor("the consumer to lose the provider", () =>
         greeter.greet("b").then(

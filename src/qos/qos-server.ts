@@ -48,12 +48,18 @@ export class QosServer {
     this.#server = createServer((socket) => this.#accept(socket));
   }
 
+  /** The address listened on (127.0.0.1, or 0.0.0.0 when foreign IPs are accepted), as bound. */
+  get host(): string {
+    const address = this.#server.address();
+    if (typeof address === "object" && address !== null) return address.address;
+    return this.#options.acceptForeignIp ? "0.0.0.0" : "127.0.0.1";
+  }
+
   /** Listens; resolves with the bound port. */
   listen(): Promise<number> {
-    const host = this.#options.acceptForeignIp ? "0.0.0.0" : "127.0.0.1";
     return new Promise((resolve, reject) => {
       this.#server.once("error", reject);
-      this.#server.listen(this.#options.port, host, () => {
+      this.#server.listen(this.#options.port, this.host, () => {
         this.#server.off("error", reject);
         const address = this.#server.address();
         resolve(typeof address === "object" && address !== null ? address.port : this.#options.port);

@@ -136,6 +136,27 @@ describe("QoS port", () => {
     }
   });
 
+  it("a QoS port in use is logged with advice; the application runs without it", async () => {
+    await using first = await createDubbo({
+      application: { name: "qos-a", qosPort: 0 },
+      env: false,
+      logger: quiet,
+    });
+    await first.start();
+    const warnings: string[] = [];
+    await using second = await createDubbo({
+      application: { name: "qos-b", qosPort: first.qosPort },
+      env: false,
+      logger: { warn: (m) => warnings.push(m), info: () => {} },
+    });
+    await second.start();
+    assert.equal(second.qosPort, 0);
+    assert.match(
+      warnings.join("\n"),
+      new RegExp(`QoS port ${first.qosPort} could not be opened; .*qosEnable: false`),
+    );
+  });
+
   it("startup answers true once start() is done; the port closes with stop()", async () => {
     const app = await createDubbo({
       application: { name: "qos-stop", qosPort: 0 },

@@ -26,7 +26,7 @@ import {
   tpsFilterExtension,
 } from "../filter/limits/index.js";
 import { accessLogFilterExtension, timeoutFilterExtension } from "../filter/observe/index.js";
-import { callEventFilterExtensions, MonitorEvents } from "../monitor/index.js";
+import { callEventFilterExtensions, MonitorEvents, monitorObserver } from "../monitor/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
 import { dubboRegistryFactory } from "../registry/dubbo/index.js";
@@ -94,7 +94,9 @@ export function createExtensions(
     monitor,
   };
   extensions.protocol.register(INJVM_PROTOCOL, () => createInjvmProtocol());
-  extensions.protocol.register("dubbo", (context) => createDubboProtocol({ logger: context.logger }));
+  extensions.protocol.register("dubbo", (context) =>
+    createDubboProtocol({ logger: context.logger, observer: monitorObserver(monitor) }),
+  );
   extensions.filter
     .register("executes", executesFilterExtension)
     .register("actives", activesFilterExtension)

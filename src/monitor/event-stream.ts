@@ -16,6 +16,9 @@ export class MonitorEvents {
     callStarted: [],
     callFinished: [],
     registryNotified: [],
+    connectionUp: [],
+    connectionDown: [],
+    threadPoolSaturated: [],
   };
 
   constructor(logger: Logger) {

@@ -34,6 +34,20 @@ export interface CallFinished extends CallStarted {
   readonly code: number | undefined;
 }
 
+export interface ConnectionChanged {
+  /** The other end's `host:port`. */
+  readonly peer: string;
+  /** `client`: our link to a provider; `server`: a caller's link to us. */
+  readonly role: "client" | "server";
+}
+
+export interface ThreadPoolSaturated {
+  /** The server's `host:port` whose pool refused a request (answered SERVER_THREADPOOL_EXHAUSTED). */
+  readonly server: string;
+  readonly active: number;
+  readonly queued: number;
+}
+
 export interface RegistryNotified {
   /** The registry's `host:port`. */
   readonly registry: string;
@@ -49,6 +63,9 @@ export interface MonitorEventMap {
   readonly callStarted: CallStarted;
   readonly callFinished: CallFinished;
   readonly registryNotified: RegistryNotified;
+  readonly connectionUp: ConnectionChanged;
+  readonly connectionDown: ConnectionChanged;
+  readonly threadPoolSaturated: ThreadPoolSaturated;
 }
 
 export type MonitorEventType = keyof MonitorEventMap;

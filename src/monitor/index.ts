@@ -10,3 +10,4 @@ export {
 export { MonitorEvents, type MonitorListener } from "./event-stream.js";
 export type * from "./events.js";
 export { CallMetrics, type MethodMetrics, prometheusText } from "./metrics/index.js";
+export { monitorObserver } from "./protocol-observer.js";

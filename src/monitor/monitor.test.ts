@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createDubbo } from "../app/index.js";
 import { BizError, Code, defineService, java, RpcError } from "../index.js";
+import { waitFor } from "../testing/index.js";
 import type { CallFinished, CallStarted } from "./events.js";
 
 const Greeter = defineService("com.example.Greeter", {
@@ -89,6 +90,47 @@ describe("monitor events", () => {
       finished.map((e) => [e.outcome, e.code]),
       [["timeout", Code.DeadlineExceeded]],
     );
+  });
+
+  it("connections and a full pool - links up and down on both sides, a refused call is saturation and a limit", async () => {
+    const provider = await createDubbo({
+      application: { name: "p" },
+      protocol: { name: "dubbo", host: "127.0.0.1", port: 0, threads: 1, queues: 0 },
+      env: false,
+    });
+    const events: string[] = [];
+    provider.extensions.monitor.on("connectionUp", (e) => events.push(`provider up ${e.role}`));
+    provider.extensions.monitor.on("connectionDown", (e) => events.push(`provider down ${e.role}`));
+    provider.extensions.monitor.on("threadPoolSaturated", (e) =>
+      events.push(`saturated ${e.active}/${e.queued}`),
+    );
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const busy = { greet: async () => (await held, "done"), fail: () => {} };
+    const port = (await provider.export(Greeter, busy, { scope: "remote" })).urls[0]!.port;
+    try {
+      const consumer = await createDubbo({ application: { name: "c" }, env: false });
+      consumer.extensions.monitor.on("connectionUp", (e) => events.push(`consumer up ${e.role} ${e.peer}`));
+      const outcomes: string[] = [];
+      consumer.extensions.monitor.on("callFinished", (e) => outcomes.push(e.outcome));
+      const greeter = await consumer.refer(Greeter, { url: `dubbo://127.0.0.1:${port}`, retries: 0 });
+      const first = greeter.greet("a");
+      await waitFor("the link to the provider", () => events.includes("provider up server"));
+      await assert.rejects(
+        greeter.greet("b"),
+        (e: unknown) => e instanceof RpcError && e.code === Code.ResourceExhausted,
+      );
+      release();
+      assert.equal(await first, "done");
+      await consumer.stop();
+      await waitFor("the provider to see the link go", () => events.includes("provider down server"));
+      assert.ok(events.includes(`consumer up client 127.0.0.1:${port}`), events.join("; "));
+      assert.ok(events.includes("saturated 1/0"), events.join("; "));
+      assert.deepEqual(outcomes, ["limit", "success"]);
+    } finally {
+      release();
+      await provider.stop();
+    }
   });
 
   it("listeners - one that throws is logged, the call and the other listeners go on", async () => {

@@ -106,7 +106,13 @@ describe("monitor events", () => {
     );
     let release: () => void = () => {};
     const held = new Promise<void>((r) => (release = r));
-    const busy = { greet: async () => (await held, "done"), fail: () => {} };
+    const busy = {
+      greet: async () => {
+        await held;
+        return "done";
+      },
+      fail: () => {},
+    };
     const port = (await provider.export(Greeter, busy, { scope: "remote" })).urls[0]!.port;
     try {
       const consumer = await createDubbo({ application: { name: "c" }, env: false });

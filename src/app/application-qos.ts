@@ -1,3 +1,4 @@
+import type { DubboConfig } from "../config/index.js";
 import {
   createInvocation,
   DUBBO_RELEASE,
@@ -9,6 +10,7 @@ import {
 } from "../core/index.js";
 import { CallMetrics, type MonitorEvents, prometheusText } from "../monitor/index.js";
 import {
+  type QosConfigEntry,
   type QosLookup,
   type QosMethodCount,
   type QosProvider,
@@ -20,6 +22,7 @@ import type { RegistryExporter } from "../registry/protocol/index.js";
 /** What the QoS port reads from its application. */
 export interface QosParts {
   readonly settings: { readonly qosPort: number; readonly qosAcceptForeignIp: boolean };
+  readonly config: DubboConfig;
   readonly monitor: MonitorEvents;
   readonly logger: Logger;
   exporters(): Iterable<Exporter>;
@@ -61,6 +64,35 @@ function findMethod(
   return { found: "no service" };
 }
 
+/** Settings that are code or bookkeeping, not configuration. */
+const NOT_SHOWN = new Set(["definition", "ref", "given"]);
+
+/** A config entry made JSON-ready: code and bookkeeping left out, passwords masked. */
+function shown(settings: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(settings, (key, value: unknown) => {
+      if (NOT_SHOWN.has(key) || typeof value === "function") return undefined;
+      if (key === "password" && typeof value === "string") return "******";
+      return typeof value === "bigint" ? value.toString() : value;
+    }),
+  );
+}
+
+/** The configuration as Java's `getConfig` lists it: one entry per config object, by Java type. */
+function configEntries(config: DubboConfig): QosConfigEntry[] {
+  const each = (type: string, entries: Readonly<Record<string, unknown>>) =>
+    Object.entries(entries).map(([id, settings]) => ({ type, id, settings: shown(settings) }));
+  return [
+    { type: "ApplicationConfig", id: config.application.name, settings: shown(config.application) },
+    ...each("ProtocolConfig", config.protocols),
+    ...each("RegistryConfig", config.registries),
+    { type: "ProviderConfig", id: "default", settings: shown(config.provider) },
+    { type: "ConsumerConfig", id: "default", settings: shown(config.consumer) },
+    ...each("ServiceConfig", config.services),
+    ...each("ReferenceConfig", config.references),
+  ];
+}
+
 function matches(pattern: string, url: { serviceKey: string; serviceInterface: string }): boolean {
   const re = new RegExp(`^(?:${pattern})$`);
   return re.test(url.serviceKey) || re.test(url.serviceInterface);
@@ -100,6 +132,7 @@ export class ApplicationQos {
         return chosen.length > 0;
       },
       isReady: parts.isReady,
+      configs: () => configEntries(parts.config),
       metricsText: () => prometheusText(this.#metrics),
       invoke: async (service, method, args) => {
         const lookup = findMethod(parts.exporters(), service, method);

@@ -228,6 +228,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     if (!this.config.application.qosEnable || this.#qos !== undefined) return;
     this.#qos = new ApplicationQos({
       settings: this.config.application,
+      config: this.config,
       monitor: this.extensions.monitor,
       logger: this.logger,
       exporters: () => this.#exporters,

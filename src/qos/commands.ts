@@ -102,6 +102,15 @@ function count(site: QosSite, args: readonly string[]): QosAnswer {
   );
 }
 
+/** `getConfig [type] [id]`: each matching entry as `Type: id`, its settings, a blank line (Java's shape). */
+function getConfig(site: QosSite, args: readonly string[]): QosAnswer {
+  const [type, id] = args;
+  const entries = site
+    .configs()
+    .filter((e) => (type === undefined || e.type === type) && (id === undefined || e.id === id));
+  return ok(entries.map((e) => `${e.type}: ${e.id}\r\n${JSON.stringify(e.settings)}\r\n`).join("\r\n"));
+}
+
 /** Java 3's QoS commands this application answers, by name. */
 export const QOS_COMMANDS: ReadonlyMap<string, QosCommand> = new Map<string, QosCommand>([
   ["help", { summary: "List the commands", run: () => ok(helpText()) }],
@@ -130,6 +139,7 @@ export const QOS_COMMANDS: ReadonlyMap<string, QosCommand> = new Map<string, Qos
   ["version", { summary: "Show the version", run: (s) => ok(`dubbo version "${s.version}"`) }],
   ["invoke", { summary: "Call a provided method: invoke XxxService.xxxMethod(json args)", run: invoke }],
   ["count", { summary: "Count a provided service's calls: count XxxService [xxxMethod]", run: count }],
+  ["getConfig", { summary: "Show the resolved configuration: getConfig [type] [id]", run: getConfig }],
   ["metrics", { summary: "Show the metrics in Prometheus text", run: (s) => ok(s.metricsText()) }],
   ["quit", { summary: "Close this session", run: () => ({ text: "BYE!\n", status: 200, close: true }) }],
 ]);

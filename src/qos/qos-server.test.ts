@@ -12,6 +12,7 @@ const site: QosSite = {
   servedUrls: () => [],
   setOnline: async () => false,
   isReady: () => false,
+  configs: () => [],
   metricsText: () => "",
   invoke: async () => ({ found: "no service" }),
   count: () => ({ found: "no service" }),

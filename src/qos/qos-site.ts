@@ -22,6 +22,15 @@ export type QosLookup<T> =
   | { readonly found: "no service" }
   | { readonly found: "no method" /** The interface. */; readonly service: string };
 
+/** One configuration entry, as `getConfig` prints it. */
+export interface QosConfigEntry {
+  /** Java's class name for it: `ApplicationConfig`, `ProtocolConfig`, `ServiceConfig`, … */
+  readonly type: string;
+  readonly id: string;
+  /** The resolved settings, JSON-ready (no functions, passwords masked). */
+  readonly settings: unknown;
+}
+
 /**
  * What the QoS commands read and change in their application; the application implements it,
  * so this layer needs nothing above it.
@@ -41,6 +50,8 @@ export interface QosSite {
   setOnline(pattern: string, online: boolean): Promise<boolean>;
   /** Started and not stopping: `ready` / `startup`. */
   isReady(): boolean;
+  /** The resolved configuration, entry by entry. */
+  configs(): QosConfigEntry[];
   /** Prometheus text of the application's metrics. */
   metricsText(): string;
   /** Calls a provided method with JSON arguments (as Java, without the provider filters' RPC). */

@@ -128,6 +128,15 @@ describe("QoS port", () => {
         [1, 0, 1],
         "the consumer's monitor saw the registry notify the provider away and back",
       );
+      const config = await telnet.send("getConfig RegistryConfig");
+      assert.match(
+        config,
+        /^RegistryConfig: default\r\n\{.*"address":"dubbo:\/\/127\.0\.0\.1:\d+".*\}\r\n\r\ndubbo>$/,
+      );
+      assert.match(
+        await telnet.send("getConfig ApplicationConfig"),
+        /^ApplicationConfig: qos-provider\r\n\{.*"qosPort":0,.*"name":"qos-provider"\}\r\n\r\ndubbo>$/,
+      );
       assert.equal(await telnet.send("nosuch"), "nosuch :no such command\r\ndubbo>");
       assert.equal(await telnet.send("quit"), "BYE!\n");
       await waitFor("the session to close", () => telnet.closed, 5000);

@@ -38,6 +38,20 @@ export {
   type ServiceStub,
   Url,
 } from "./core/index.js";
+export type {
+  CallFinished,
+  CallOutcome,
+  CallSide,
+  CallSite,
+  CallStarted,
+  ConnectionChanged,
+  MonitorEventMap,
+  MonitorEvents,
+  MonitorEventType,
+  MonitorListener,
+  RegistryNotified,
+  ThreadPoolSaturated,
+} from "./monitor/index.js";
 export { createWorkerInvoker, type WorkerServiceOptions } from "./protocol/dubbo/index.js";
 export {
   type CallOptions,

@@ -13,6 +13,7 @@ const LAYERS = [
   ["cluster"],
   ["registry"],
   ["proxy"],
+  ["qos"],
   ["config"],
   ["app"],
   ["testing"],

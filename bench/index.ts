@@ -4,6 +4,7 @@
 import { benchOptionsFromArgv } from "./bench-options.js";
 import { runE2eBench } from "./e2e.js";
 import { runHessianBench } from "./hessian.js";
+import { runMetricsBench } from "./metrics.js";
 import { runProviderBench } from "./provider.js";
 
 const args = process.argv.slice(2);
@@ -15,3 +16,4 @@ const wanted = (name: string) => only.length === 0 || only.includes(name);
 if (wanted("hessian")) await runHessianBench();
 if (wanted("e2e")) await runE2eBench(benchOptionsFromArgv(flags, "e2e"));
 if (wanted("provider")) await runProviderBench(benchOptionsFromArgv(flags, "provider"));
+if (wanted("metrics")) await runMetricsBench();

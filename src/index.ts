@@ -49,6 +49,20 @@ export {
   silentLogger,
   Url,
 } from "./core/index.js";
+export type {
+  CallFinished,
+  CallOutcome,
+  CallSide,
+  CallSite,
+  CallStarted,
+  ConnectionChanged,
+  MonitorEventMap,
+  MonitorEvents,
+  MonitorEventType,
+  MonitorListener,
+  RegistryNotified,
+  ThreadPoolSaturated,
+} from "./monitor/index.js";
 export { createWorkerInvoker, type WorkerServiceOptions } from "./protocol/dubbo/index.js";
 export {
   type CallOptions,

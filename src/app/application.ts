@@ -42,6 +42,7 @@ import {
 } from "../core/index.js";
 import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
 import { ApplicationDiscovery, Registries } from "../registry/index.js";
+import { ApplicationQos } from "./application-qos.js";
 import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
 import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
 import { ProtocolSet } from "./protocol-set.js";
@@ -143,6 +144,8 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   readonly #mocks = new MockImplementations();
   readonly #leaveShutdownHook: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
+  #started = false;
+  #qos: ApplicationQos | undefined;
 
   constructor(
     loaded: LoadedConfig,
@@ -163,7 +166,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
         ? undefined
         : stopOnSignals({ name: loaded.config.application.name, logger, stop: () => this.stop() });
     this.protocols = new ProtocolSet(extensions, logger);
-    this.registries = new Registries({ factories: extensions.registry, logger });
+    this.registries = new Registries({ factories: extensions.registry, logger, monitor: extensions.monitor });
     this.discovery = new ApplicationDiscovery(logger);
     this.clusterContext = {
       loadBalance: (name) => extensions.loadBalance.get(name),
@@ -247,6 +250,27 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
       }
       await this.#exportResolved(service, service.definition, service.ref);
     }
+    this.#started = true;
+    await this.#startQos();
+  }
+
+  /** The QoS port bound once `start()` is done; 0 when QoS is off or could not listen. */
+  get qosPort(): number {
+    return this.#qos?.port ?? 0;
+  }
+
+  async #startQos(): Promise<void> {
+    if (!this.config.application.qosEnable || this.#qos !== undefined) return;
+    this.#qos = new ApplicationQos({
+      settings: this.config.application,
+      config: this.config,
+      monitor: this.extensions.monitor,
+      logger: this.logger,
+      exporters: () => this.#exporters,
+      references: () => this.#references,
+      isReady: () => this.#started && this.#stopping === undefined,
+    });
+    await this.#qos.start();
   }
 
   /** A typed stub for a reference declared in the configuration under `references.<id>`. */
@@ -299,6 +323,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     await settle([this.registries.destroyAll()]);
     await settle(this.protocols.destroyAll());
     await settle([...this.extensions.filter.entries()].flatMap(([, f]) => (f.close ? [f.close()] : [])));
+    await settle(this.#qos === undefined ? [] : [this.#qos.stop()]);
     this.#exporters.clear();
     this.#references.clear();
     this.#leaveShutdownHook?.();

@@ -10,6 +10,7 @@ import {
   registerBuiltinRouters,
 } from "../cluster/index.js";
 import {
+  consoleLogger,
   DEFAULT_CLUSTER,
   DEFAULT_LOADBALANCE,
   ExtensionPoint,
@@ -25,6 +26,7 @@ import {
   tpsFilterExtension,
 } from "../filter/limits/index.js";
 import { createAccessLogFilter, createTimeoutFilter } from "../filter/observe/index.js";
+import { callEventFilterExtensions, MonitorEvents, monitorObserver } from "../monitor/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
 import { dubboRegistryFactory } from "../registry/dubbo/index.js";
@@ -61,6 +63,8 @@ export interface Extensions {
   readonly registry: ExtensionPoint<RegistryFactory>;
   /** Consumer-side call statistics shared by leastactive, shortestresponse and the actives filter. */
   readonly rpcStatus: RpcStatusTable;
+  /** The application's monitor stream: subscribe to its call events (`monitor.on("callFinished", …)`). */
+  readonly monitor: MonitorEvents;
 }
 
 export interface ExtensionsOptions {
@@ -73,6 +77,7 @@ export interface ExtensionsOptions {
 /** A fresh set of extension points holding the built-in extensions. */
 export function createExtensions(options: ExtensionsOptions = {}): Extensions {
   const rpcStatus = new RpcStatusTable();
+  const monitor = new MonitorEvents(options.logger ?? consoleLogger);
   const extensions: Extensions = {
     protocol: new ExtensionPoint<ProtocolFactory>("protocol", "dubbo"),
     filter: createFilterExtensionPoint(),
@@ -85,15 +90,20 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
       ["dubbo", dubboRegistryFactory],
     ]),
     rpcStatus,
+    monitor,
   };
   extensions.protocol.register(INJVM_PROTOCOL, () => createInjvmProtocol());
-  extensions.protocol.register("dubbo", (context) => createDubboProtocol({ logger: context.logger }));
+  extensions.protocol.register("dubbo", (context) =>
+    createDubboProtocol({ logger: context.logger, observer: monitorObserver(monitor) }),
+  );
   extensions.filter
     .register("executes", executesFilterExtension)
     .register("actives", activesFilterExtension)
     .register("tps", tpsFilterExtension)
     .register("accesslog", createAccessLogFilter({ logger: options.logger }))
     .register("timeout", createTimeoutFilter({ logger: options.logger }));
+  for (const [name, extension] of callEventFilterExtensions(monitor))
+    extensions.filter.register(name, extension);
   registerBuiltinClusters(extensions, { rpcStatus, ...(options.random ? { random: options.random } : {}) });
   registerBuiltinRouters(extensions.router);
   registerBuiltinMergers(extensions.merger);

@@ -1,9 +1,18 @@
-import { Code, DEFAULT_ENVIRONMENT, RpcError } from "../core/index.js";
+import {
+  Code,
+  DEFAULT_ENVIRONMENT,
+  DEFAULT_QOS_ACCEPT_FOREIGN_IP,
+  DEFAULT_QOS_ENABLE,
+  DEFAULT_QOS_PORT,
+  RpcError,
+} from "../core/index.js";
 import { readRecord } from "./errors.js";
 import {
+  booleanField,
   choiceField,
   type FieldTable,
   type Given,
+  integerField,
   parametersField,
   readFields,
   textField,
@@ -37,6 +46,12 @@ export interface ApplicationConfig {
   metadataType?: "local" | "remote";
   /** Extra URL parameters for every URL of the application. */
   parameters?: Readonly<Record<string, string>>;
+  /** Run the QoS port (admin commands, probes, `/metrics`) once `app.start()` is done. Default true. Java `qos-enable`. */
+  qosEnable?: boolean;
+  /** The QoS port; 0 picks a free one. Default 22222. Java `qos-port`. */
+  qosPort?: number;
+  /** Listen on every interface instead of 127.0.0.1 only. Default false. Java `qos-accept-foreign-ip`. */
+  qosAcceptForeignIp?: boolean;
 }
 
 export interface ResolvedApplicationConfig {
@@ -48,6 +63,9 @@ export interface ResolvedApplicationConfig {
   readonly registerMode?: "all" | "interface" | "instance";
   readonly metadataType?: "local" | "remote";
   readonly parameters: Readonly<Record<string, string>>;
+  readonly qosEnable: boolean;
+  readonly qosPort: number;
+  readonly qosAcceptForeignIp: boolean;
   /** What was set explicitly; only these become URL parameters. */
   readonly given: Given<ApplicationConfig>;
 }
@@ -61,6 +79,9 @@ export const APPLICATION_FIELDS: FieldTable<ApplicationConfig> = {
   registerMode: choiceField(["all", "interface", "instance"], { urlKey: "register-mode" }),
   metadataType: choiceField(["local", "remote"], { urlKey: "metadata-type" }),
   parameters: parametersField(),
+  qosEnable: booleanField(),
+  qosPort: integerField(0, 65535, "port"),
+  qosAcceptForeignIp: booleanField(),
 };
 
 export function readApplication(input: unknown, path: string, fromText = false): Given<ApplicationConfig> {
@@ -85,6 +106,9 @@ export function resolveApplication(
   return Object.freeze({
     environment: DEFAULT_ENVIRONMENT,
     parameters: Object.freeze({}),
+    qosEnable: DEFAULT_QOS_ENABLE,
+    qosPort: DEFAULT_QOS_PORT,
+    qosAcceptForeignIp: DEFAULT_QOS_ACCEPT_FOREIGN_IP,
     ...given,
     name: given.name,
     given,

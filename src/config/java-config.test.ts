@@ -100,7 +100,7 @@ describe("configuration from Java teams", () => {
     const { config, warnings } = await load(
       [
         "dubbo:",
-        "  application: { name: a, qosEnable: true, dump-directory: /tmp, registry-ids: east }",
+        "  application: { name: a, qos-enable: false, qos-port: 33333, qos-accept-foreign-ip: true, dump-directory: /tmp, registry-ids: east }",
         "  config-center: { address: 'zookeeper://127.0.0.1:2181' }",
         "  registries:",
         "    east: { address: 'zookeeper://10.0.0.1:2181', use-file-cache: false, session: 3000 }",
@@ -119,8 +119,12 @@ describe("configuration from Java teams", () => {
     assert.deepEqual(config.provider.registries, ["east"], "Java's registry-ids");
     assert.equal(config.provider.delayMs, 10);
     assert.equal(config.consumer.addressWaitMs, 10);
+    assert.deepEqual(
+      [config.application.qosEnable, config.application.qosPort, config.application.qosAcceptForeignIp],
+      [false, 33333, true],
+      "Java's qos-* keys are the QoS settings",
+    );
     for (const key of [
-      "dubbo.application.qosEnable",
       "dubbo.application.dump-directory",
       "dubbo.application.registry-ids",
       "dubbo.config-center",

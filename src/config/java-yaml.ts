@@ -168,10 +168,7 @@ function section(
     if (target !== undefined && !Object.hasOwn(out, target)) {
       out[target] = target === "methods" ? methods(item, joinPath(path, key), notice) : item;
     } else if (target === undefined && javaNames.has(spelling)) {
-      // dubbo-ts runs no QoS server, which is what `qos-enable: false` asks for.
-      if (!(spelling === "qosenable" && (item === false || item === "false"))) {
-        notice(`${joinPath(path, key)} has no effect in dubbo-ts (a Java Dubbo setting); ignored`);
-      }
+      notice(`${joinPath(path, key)} has no effect in dubbo-ts (a Java Dubbo setting); ignored`);
     } else {
       out[key] = item;
     }

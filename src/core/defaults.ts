@@ -118,6 +118,10 @@ export const DEFAULT_DEPRECATED = false;
 export const DEFAULT_GENERIC = false;
 /** Application `environment` (Java accepts develop, test, product). */
 export const DEFAULT_ENVIRONMENT = "product";
+/** Java's QoS port is on by default (`QosConstants`), on 22222, for loopback callers only. */
+export const DEFAULT_QOS_ENABLE = true;
+export const DEFAULT_QOS_PORT = 22222;
+export const DEFAULT_QOS_ACCEPT_FOREIGN_IP = false;
 /** Deepest nesting of lists, maps and objects a serializer writes or reads before refusing (hostile input). */
 export const DEFAULT_SERIALIZATION_MAX_DEPTH = 512;
 /** `broadcast.fail.percent`: share of failed providers after which broadcast stops calling the rest. */

@@ -52,6 +52,8 @@ export interface ExchangeClientOptions extends HeartbeatOptions {
   readonly logger?: Logger;
   /** The deadline timers of the calls' timeouts, shared by every link of a protocol (default: its own). */
   readonly deadlines?: DeadlineTimers;
+  /** Told when a link to the provider comes up or goes down (the application's monitor). */
+  readonly onConnection?: (peer: string, up: boolean) => void;
 }
 
 /**
@@ -184,6 +186,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       heartbeat?.stop();
       heartbeat = undefined;
       pending.failAll(error);
+      options.onConnection?.(address, false);
       for (const listener of disconnectListeners) listener(error);
     },
   };
@@ -249,6 +252,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
           }
           channel = ch;
           readOnly = false;
+          options.onConnection?.(address, true);
           heartbeat = createHeartbeat(ch, options, logger, (c) => sendEvent(c, true, null));
         },
         (error: unknown) => {

@@ -47,6 +47,8 @@ export interface ExchangeServerOptions extends HeartbeatOptions {
   readonly codec?: EventCodec;
   readonly logger?: Logger;
   readonly handler: RequestHandler;
+  /** Told when a caller's connection comes up or goes down (the application's monitor). */
+  readonly onConnection?: (peer: string, up: boolean) => void;
 }
 
 export interface ExchangeServer {
@@ -172,6 +174,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
   const serverHandler: ServerHandler = {
     connected(ch) {
       heartbeats.set(ch, createHeartbeat(ch, options, logger, undefined));
+      options.onConnection?.(ch.remoteAddress, true);
       if (closing) safeSend(ch, logger, () => sendReadOnlyTo(ch));
     },
     frame(ch, frame) {
@@ -225,6 +228,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
     closed(ch) {
       heartbeats.get(ch)?.stop();
       heartbeats.delete(ch);
+      options.onConnection?.(ch.remoteAddress, false);
     },
   };
 

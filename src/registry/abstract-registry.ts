@@ -6,6 +6,7 @@ import {
   RpcError,
   Url,
 } from "../core/index.js";
+import type { MonitorEvents } from "../monitor/index.js";
 import type { NotifyListener, Registry, RegistryLogger } from "./registry.js";
 import { ANY_VALUE, EMPTY_PROTOCOL, REGISTRY_LOG } from "./registry.js";
 import { RegistryCacheFile, registryCachePath } from "./registry-cache.js";
@@ -13,6 +14,8 @@ import { categoryOf, isMatch } from "./url-match.js";
 
 export interface RegistryOptions {
   readonly logger?: RegistryLogger;
+  /** The application's monitor stream, told of every notified list. */
+  readonly monitor?: MonitorEvents;
 }
 
 interface Subscription {
@@ -28,6 +31,7 @@ interface Subscription {
 export abstract class AbstractRegistry implements Registry {
   readonly url: Url;
   protected readonly logger: RegistryLogger;
+  readonly #monitor: MonitorEvents | undefined;
   readonly #registered = new Map<string, Url>();
   readonly #subscribed = new Map<string, Subscription>();
   /** subscription URL → category → the last full list notified. */
@@ -38,6 +42,7 @@ export abstract class AbstractRegistry implements Registry {
   constructor(url: Url, options: RegistryOptions = {}) {
     this.url = url;
     this.logger = options.logger ?? consoleLogger;
+    this.#monitor = options.monitor;
     this.#cache = url.boolean("file.cache", DEFAULT_REGISTRY_FILE_CACHE)
       ? new RegistryCacheFile({
           file: registryCachePath(url),
@@ -146,9 +151,16 @@ export abstract class AbstractRegistry implements Registry {
       this.#notified.set(key, notified);
     }
     const batch: Url[] = [];
+    const monitor = this.#monitor?.hasListeners("registryNotified") ? this.#monitor : undefined;
     for (const [category, list] of byCategory) {
       notified.set(category, list);
       batch.push(...list);
+      monitor?.emit("registryNotified", {
+        registry: this.url.address,
+        service: url.serviceInterface,
+        category,
+        urls: list.filter((u) => u.protocol !== EMPTY_PROTOCOL).length,
+      });
     }
     this.#saveCache(url, notified);
     listener(batch);

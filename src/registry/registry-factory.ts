@@ -6,11 +6,13 @@ import {
   RpcError,
   type Url,
 } from "../core/index.js";
+import type { MonitorEvents } from "../monitor/index.js";
 import type { Registry, RegistryLogger } from "./registry.js";
 
 /** What a registry factory receives besides the registry URL. */
 export interface RegistryContext {
   readonly logger: RegistryLogger;
+  readonly monitor?: MonitorEvents;
 }
 
 /** Creates (and connects) a registry for one registry URL. Named by the URL protocol (`zookeeper`, `dubbo`). */
@@ -38,6 +40,8 @@ export function resolveRegistryUrl(url: Url): Url {
 export interface RegistriesOptions {
   readonly factories: ExtensionPoint<RegistryFactory>;
   readonly logger?: RegistryLogger;
+  /** The application's monitor stream, which its registries tell of their notifications. */
+  readonly monitor?: MonitorEvents;
 }
 
 /**
@@ -47,12 +51,17 @@ export interface RegistriesOptions {
 export class Registries {
   readonly #factories: ExtensionPoint<RegistryFactory>;
   readonly #logger: RegistryLogger;
+  readonly #context: RegistryContext;
   readonly #byKey = new Map<string, Promise<Registry>>();
   #destroyed = false;
 
   constructor(options: RegistriesOptions) {
     this.#factories = options.factories;
     this.#logger = options.logger ?? consoleLogger;
+    this.#context = {
+      logger: this.#logger,
+      ...(options.monitor === undefined ? {} : { monitor: options.monitor }),
+    };
   }
 
   /** The cache key of a registry URL: protocol, credentials, address, path and the remaining parameters. */
@@ -81,7 +90,7 @@ export class Registries {
     } catch (error) {
       return Promise.reject(error);
     }
-    const created = factory(resolved, { logger: this.#logger });
+    const created = factory(resolved, this.#context);
     this.#byKey.set(key, created);
     created.catch(() => {
       if (this.#byKey.get(key) === created) this.#byKey.delete(key);

@@ -30,6 +30,7 @@ import {
   type ManagedConnection,
 } from "../../transport/index.js";
 import { DubboInvoker } from "./dubbo-invoker.js";
+import type { DubboObserver } from "./dubbo-observer.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
 import { type ExportedService, exportedMethodsOf, providerServiceKey } from "./exporter-table.js";
 import { reconnectSettingOf } from "./reconnect-setting.js";
@@ -44,6 +45,8 @@ export interface DubboProtocolOptions {
    * Default 10000 (Java `dubbo.service.shutdown.wait`).
    */
   readonly shutdownWaitMs?: number;
+  /** Told of connections and of calls refused by a full thread pool (the application's monitor). */
+  readonly observer?: DubboObserver;
 }
 
 /** What `export` returns: the exporter and the URL it really serves on (bound port, generated token). */
@@ -127,6 +130,9 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
       ...(tls === undefined ? {} : { tls }),
       deadlines,
+      ...(options.observer === undefined
+        ? {}
+        : { onConnection: (peer: string, up: boolean) => options.observer!.connection(peer, "client", up) }),
     });
     const { reconnect, periodMs } = reconnectSettingOf(url);
     return createManagedConnection(client, { logger, reconnect, backoff: { periodMs } });
@@ -188,6 +194,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
           port,
           logger,
           shutdownWaitMs: url.number("shutdown.wait", options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS),
+          observer: options.observer,
           ...(tls === undefined ? {} : { tls }),
           ...(profile === undefined ? {} : { tlsProfile: profile }),
         }),

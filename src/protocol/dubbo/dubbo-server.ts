@@ -3,6 +3,7 @@ import { DEFAULT_ACCEPTS, DEFAULT_HEARTBEAT_MS, DEFAULT_PAYLOAD_BYTES, type Url 
 import { createExchangeServer, type ExchangeServer, type RequestHandler } from "../../exchange/index.js";
 import { formatHostPort, type Logger } from "../../transport/index.js";
 import { resolveExecutor } from "./dispatch/resolve-executor.js";
+import type { DubboObserver } from "./dubbo-observer.js";
 import { ExporterTable } from "./exporter-table.js";
 import { createProviderHandler } from "./provider-handler.js";
 
@@ -29,6 +30,7 @@ export interface DubboServerOptions {
   /** Serve TLS with these node:tls options (already read from the URL's `ssl` files). */
   readonly tls?: TlsOptions;
   readonly tlsProfile?: string;
+  readonly observer?: DubboObserver | undefined;
 }
 
 export async function createDubboServer(options: DubboServerOptions): Promise<DubboServer> {
@@ -47,11 +49,14 @@ export async function createDubboServer(options: DubboServerOptions): Promise<Du
     heartbeatMs: url.number("heartbeat", DEFAULT_HEARTBEAT_MS),
     ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),
     ...(options.tls === undefined ? {} : { tls: options.tls }),
+    ...(options.observer === undefined
+      ? {}
+      : { onConnection: (peer: string, up: boolean) => options.observer!.connection(peer, "server", up) }),
     // Set right below, before any I/O callback can deliver a request.
     handler: (request) => handler!(request),
   });
   const address = formatHostPort(exchange.host, exchange.port);
-  handler = createProviderHandler({ table, executor, address, logger });
+  handler = createProviderHandler({ table, executor, address, logger, observer: options.observer });
   let closing: Promise<void> | undefined;
   return {
     table,

@@ -21,6 +21,7 @@ export { createBoundedExecutor, directExecutor, type Executor } from "./dispatch
 export { DISPATCHERS, resolveExecutor, THREADPOOLS } from "./dispatch/resolve-executor.js";
 export { createWorkerInvoker, type WorkerServiceOptions } from "./dispatch/worker-invoker.js";
 export { DubboInvoker } from "./dubbo-invoker.js";
+export type { DubboObserver } from "./dubbo-observer.js";
 export {
   createDubboProtocol,
   DUBBO_PROTOCOL,

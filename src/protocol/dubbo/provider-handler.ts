@@ -16,6 +16,7 @@ import { type RequestHead, readRequestArgs, readRequestAttachments } from "./cod
 import { RequestCache } from "./codec/request-cache.js";
 import { encodeExceptionResponse, encodeValueResponseFrame } from "./codec/response-body.js";
 import type { Executor } from "./dispatch/executor.js";
+import type { DubboObserver } from "./dubbo-observer.js";
 import type { ExportedService, ExporterTable } from "./exporter-table.js";
 import { findOverload, providerServiceKey } from "./exporter-table.js";
 import { ProviderInvocation, timeoutFromAttachment } from "./provider-invocation.js";
@@ -38,6 +39,7 @@ export interface ProviderHandlerOptions {
   /** `host:port` of the server, for error messages. */
   readonly address: string;
   readonly logger: Logger;
+  readonly observer?: DubboObserver | undefined;
 }
 
 /** A request naming a method and parameter types the exported contract does not have, with Java's status for it. */
@@ -247,6 +249,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     };
     const running = executor.run(invokeCall, call);
     if (running !== undefined) return running;
+    options.observer?.poolExhausted(address, executor.active, executor.queued);
     return {
       status: Status.SERVER_THREADPOOL_EXHAUSTED_ERROR,
       message:

@@ -275,5 +275,4 @@ export async function createDubboRegistry(url: Url, options: RegistryOptions = {
 }
 
 /** The `dubbo` registry factory (the embedded registry's client), for `createRegistryFactories`. */
-export const dubboRegistryFactory: RegistryFactory = (url, context) =>
-  createDubboRegistry(url, { logger: context.logger });
+export const dubboRegistryFactory: RegistryFactory = (url, context) => createDubboRegistry(url, context);

@@ -41,6 +41,8 @@ export interface RegistryExporter extends Exporter {
   readonly url: Url;
   /** The provider URL registered in each registry now (rules applied), one per registry that registers. */
   registeredUrls(): Url[];
+  /** Unregisters everywhere but keeps serving (`false`), or registers again (`true`). */
+  setOnline(online: boolean): Promise<void>;
 }
 
 /** The served URL: protocols that bind a port (dubbo) report it on their exporter. */
@@ -112,6 +114,9 @@ export async function exportWithRegistry(
     url: served,
     registeredUrls: () =>
       registrations.flatMap((r) => (r.registeredUrl === undefined ? [] : [r.registeredUrl])),
+    setOnline: async (online) => {
+      await Promise.all(registrations.map((r) => r.setOnline(online)));
+    },
     unexport() {
       unexported ??= (async () => {
         // Unregister first, so consumers stop choosing this provider while it still answers.

@@ -28,6 +28,7 @@ export class ProviderRegistration {
   #registered: Url | undefined;
   #chain: Promise<void> = Promise.resolve();
   #stopped = false;
+  #offline = false;
 
   constructor(registry: Registry, served: Url, logger: RegistryLogger) {
     this.registry = registry;
@@ -62,6 +63,15 @@ export class ProviderRegistration {
     if (registered !== undefined) await this.registry.unregister(registered);
   }
 
+  /**
+   * QoS `offline` / `online`: unregisters while still serving (consumers stop choosing this
+   * provider), or registers again with the current rules applied.
+   */
+  async setOnline(online: boolean): Promise<void> {
+    this.#offline = !online;
+    await this.#enqueue();
+  }
+
   #onRules(urls: readonly Url[]): void {
     if (this.#stopped) return;
     const rules = urls.filter(
@@ -88,6 +98,12 @@ export class ProviderRegistration {
 
   async #sync(): Promise<void> {
     if (this.#stopped || !this.#shouldRegister) return;
+    if (this.#offline) {
+      const registered = this.#registered;
+      this.#registered = undefined;
+      if (registered !== undefined) await this.registry.unregister(registered);
+      return;
+    }
     const wanted = applyConfigurators(this.baseUrl, this.#configurators, this.baseUrl.host);
     const previous = this.#registered;
     if (previous?.equals(wanted)) return;

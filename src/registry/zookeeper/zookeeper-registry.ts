@@ -144,4 +144,4 @@ export async function createZookeeperRegistry(
 
 /** The `zookeeper` registry factory, for `createRegistryFactories([["zookeeper", zookeeperRegistryFactory]])`. */
 export const zookeeperRegistryFactory: RegistryFactory = (url, context) =>
-  createZookeeperRegistry(url, { logger: context.logger });
+  createZookeeperRegistry(url, context);

@@ -29,6 +29,20 @@ export function slotTypeOf(container: object, key: SlotKey): JavaType | undefine
   return (container as Carrier)[SLOTS]?.get(key);
 }
 
+/**
+ * The Java type recorded for a slot of `values` holding exactly `value` (`Object.is`), when that
+ * value still fits it: what a function returned by passing an argument through (its JS value alone
+ * would lose the type).
+ */
+export function slotTypeOfValue(values: readonly unknown[], value: unknown): JavaType | undefined {
+  const slots = (values as Carrier)[SLOTS];
+  if (slots === undefined) return undefined;
+  for (const [key, type] of slots) {
+    if (typeof key === "number" && Object.is(values[key], value) && fitsSlotType(value, type)) return type;
+  }
+  return undefined;
+}
+
 /** Records the Java type of one slot. */
 export function setSlotType(container: object, key: SlotKey, type: JavaType): void {
   let slots = (container as Carrier)[SLOTS];

@@ -4,6 +4,7 @@ import {
   copySlotTypes,
   deriveInvocation,
   type Filter,
+  fitsSlotType,
   type Invocation,
   type InvokeFn,
   type JavaType,
@@ -12,6 +13,7 @@ import {
   type RpcResult,
   resultOf,
   type ServiceDefinition,
+  setSlotType,
   shapeOf,
 } from "../../core/index.js";
 import { generalize } from "./pojo-generalize.js";
@@ -175,7 +177,14 @@ async function invokeGeneric(
   } catch (error) {
     throw toGenericException(error);
   }
-  return generalizeResult ? resultOf(generalize(result.value, call.returnType), result.attachments) : result;
+  if (!generalizeResult) return result;
+  const value = generalize(result.value, call.returnType);
+  const generalized = resultOf(value, result.attachments);
+  // `$invoke` is declared to return Object, and a long or BigDecimal on its own has no container to
+  // carry its Java type: the result record carries it for the codec (Java answers a Long as a Long).
+  if (call.returnType !== undefined && fitsSlotType(value, call.returnType))
+    setSlotType(generalized, "value", call.returnType);
+  return generalized;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { copySlotTypes, type JavaType } from "../../core/index.js";
+import { copySlotTypes, fitsSlotType, type JavaType, setSlotType } from "../../core/index.js";
 import { CLASS_KEY, isRecord, JAVA_OBJECT } from "./pojo-shape.js";
 
 type Seen = Map<object, unknown>;
@@ -6,7 +6,8 @@ type Seen = Map<object, unknown>;
 /**
  * Turns a provider's result into Dubbo's generic form (Java's `PojoUtils.generalize`), guided by the
  * contract's return type: POJOs become maps with a `class` key and their declared fields, collections
- * stay collections of generalized items, primitives, strings, dates and enums stay as they are.
+ * stay collections of generalized items, primitives, strings, dates and enums stay as they are, a
+ * declared long, double, BigDecimal or time field keeping its Java type as the map's slot type.
  * Shared references and cycles are preserved.
  */
 export function generalize(value: unknown, type: JavaType | undefined): unknown {
@@ -48,7 +49,11 @@ function generalizeValue(value: unknown, type: JavaType | undefined, seen: Seen)
     out[CLASS_KEY] = type.name;
     for (const [field, fieldType] of Object.entries(type.fields ?? {})) {
       const v = value[field];
-      if (v !== undefined) out[field] = generalizeValue(v, fieldType, seen);
+      if (v === undefined) continue;
+      out[field] = generalizeValue(v, fieldType, seen);
+      // The map form has no declared types: a long field keeps its type as the map's slot, so it goes
+      // out as a Long (Java's generalize keeps the boxed field value) rather than an Integer.
+      if (fitsSlotType(out[field], fieldType)) setSlotType(out, field, fieldType);
     }
     return out;
   }

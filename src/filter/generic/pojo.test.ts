@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { java } from "../../core/index.js";
+import { java, slotTypeOf } from "../../core/index.js";
 import { generalize } from "./pojo-generalize.js";
 import { realize } from "./pojo-realize.js";
 import { PojoConversionError } from "./pojo-shape.js";
@@ -77,6 +77,23 @@ describe("pojo", () => {
       { class: "com.foo.Address", city: "A", zip: 1 },
     ]);
     assert.equal(generalize("plain", java.String), "plain");
+  });
+
+  it("pojo - generalize keeps a long, double or BigDecimal field's Java type as the map's slot type", () => {
+    const Account = java.Class("com.foo.Account", {
+      id: java.long,
+      rate: java.Double,
+      balance: java.BigDecimal,
+      count: java.int,
+      note: java.String,
+    });
+    const out = generalize({ id: 7, rate: 2, balance: "1.50", count: 3, note: "n" }, Account) as object;
+    // The untyped writer writes the map's values by these: id a Long, not the Integer 7.
+    assert.equal(slotTypeOf(out, "id")?.name, "long");
+    assert.equal(slotTypeOf(out, "rate")?.name, "java.lang.Double");
+    assert.equal(slotTypeOf(out, "balance")?.name, "java.math.BigDecimal");
+    assert.equal(slotTypeOf(out, "count"), undefined);
+    assert.equal(slotTypeOf(out, "note"), undefined);
   });
 
   it("pojo - shared references stay shared and cycles survive generalize", () => {

@@ -6,6 +6,7 @@ import {
   RpcError,
   type RpcResult,
   slotTypeOf,
+  slotTypeOfValue,
 } from "../../core/index.js";
 import type { ErrorReply, OkReply, RequestHandler, ServerRequest } from "../../exchange/index.js";
 import { Status } from "../../exchange/index.js";
@@ -140,16 +141,23 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     );
   }
 
+  /**
+   * The type a result is written as: the method's return type, or, when that is Object (or unknown,
+   * a generic call), the type the result records (a generic call's declared return type) or the
+   * Java type of the argument the function passed through (an `Object echo(Object)` answers the
+   * Long it was sent as a Long, as Java's own method would).
+   */
+  function resultTypeOf(invocation: ProviderInvocation, result: RpcResult): JavaType | undefined {
+    const declared = invocation.returnType;
+    if (declared !== undefined && declared.kind !== "object") return declared;
+    return slotTypeOf(result, "value") ?? slotTypeOfValue(invocation.args, result.value) ?? declared;
+  }
+
   function encodeResult(call: PendingCall, result: RpcResult): OkReply | ErrorReply {
     try {
+      const type = resultTypeOf(call.invocation, result);
       return {
-        body: encodeValueResponseFrame(
-          slot,
-          result.value,
-          call.invocation.returnType,
-          call.attach,
-          result.attachments,
-        ),
+        body: encodeValueResponseFrame(slot, result.value, type, call.attach, result.attachments),
         framed: true,
       };
     } catch (error) {

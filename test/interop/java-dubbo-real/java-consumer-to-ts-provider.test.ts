@@ -1,8 +1,7 @@
 // A real Java Dubbo 2.7.23 consumer (our Java program on Dubbo's plain API) calls our provider
 // directly and through a real ZooKeeper (Java 3.3.6: java-3.3-interface-mode.test.ts): every row of the README's type table, exceptions
 // with their cause, attachments, generic calls with POJOs as maps, $echo, and the timeout and
-// retries our provider registers. Cases that wait for fixes on other branches are in
-// java-consumer-to-ts-provider.pending-fix.ts.
+// retries our provider registers.
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import {

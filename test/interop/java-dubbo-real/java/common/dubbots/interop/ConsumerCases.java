@@ -57,6 +57,7 @@ final class ConsumerCases {
     report("over.String,int", () -> service.over("a", 3));
     report("generic.echoUser", () -> generic.$invoke("echoUser", new String[] {"com.foo.User"}, new Object[] {userAsMap()}));
     report("generic.echoLong", () -> generic.$invoke("echoLong", new String[] {"long"}, new Object[] {9007199254740993L}));
+    report("generic.echoLong.5", () -> generic.$invoke("echoLong", new String[] {"long"}, new Object[] {5L}));
     if (throughRegistry) registered();
   }
 

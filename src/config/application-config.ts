@@ -1,6 +1,7 @@
 import { Code, DEFAULT_ENVIRONMENT, RpcError } from "../core/index.js";
 import { readRecord } from "./errors.js";
 import {
+  booleanField,
   choiceField,
   type FieldTable,
   type Given,
@@ -25,6 +26,11 @@ export interface ApplicationConfig {
   environment?: ApplicationEnvironment;
   /** Extra URL parameters for every URL of the application. */
   parameters?: Readonly<Record<string, string>>;
+  /**
+   * Stop gracefully on SIGTERM and SIGINT, as Java's shutdown hook does. Default true; false leaves
+   * the signals alone (Java's `dubbo.shutdownHook.listenIgnore: true`). Never a URL parameter.
+   */
+  shutdownHook?: boolean;
 }
 
 export interface ResolvedApplicationConfig {
@@ -34,6 +40,7 @@ export interface ResolvedApplicationConfig {
   readonly organization?: string;
   readonly environment: ApplicationEnvironment;
   readonly parameters: Readonly<Record<string, string>>;
+  readonly shutdownHook: boolean;
   /** What was set explicitly; only these become URL parameters. */
   readonly given: Given<ApplicationConfig>;
 }
@@ -45,6 +52,7 @@ export const APPLICATION_FIELDS: FieldTable<ApplicationConfig> = {
   organization: textField({ urlKey: "organization" }),
   environment: choiceField(["develop", "test", "product"], { urlKey: "environment" }),
   parameters: parametersField(),
+  shutdownHook: booleanField(),
 };
 
 export function readApplication(input: unknown, path: string, fromText = false): Given<ApplicationConfig> {
@@ -69,6 +77,7 @@ export function resolveApplication(
   return Object.freeze({
     environment: DEFAULT_ENVIRONMENT,
     parameters: Object.freeze({}),
+    shutdownHook: true,
     ...given,
     name: given.name,
     given,

@@ -1,6 +1,7 @@
 // npm run example:provider -- --port 20880 [--host 127.0.0.1] [--registry <url>]
 // Exports org.apache.dubbo.demo.DemoService over the dubbo protocol, prints READY <port>, and
-// stops gracefully on SIGTERM/SIGINT (READONLY to consumers, in-flight calls drained).
+// stops gracefully on SIGTERM/SIGINT by the application's shutdown hook (unregister, READONLY to
+// consumers, in-flight calls drained), then ends by that signal as Node would.
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDubbo } from "dubbo-ts";
@@ -35,14 +36,3 @@ const exported = await app.export(
   { scope: "remote" },
 );
 console.log(`READY ${exported.urls[0]?.port ?? port}`);
-
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.error(`${signal}: stopping (draining in-flight calls)`);
-  await app.stop();
-  process.exit(0);
-}
-process.on("SIGTERM", () => void stop("SIGTERM"));
-process.on("SIGINT", () => void stop("SIGINT"));

@@ -70,8 +70,9 @@ export interface DubboOptions extends DubboConfigOptions, Omit<ExtensionsOptions
    */
   readonly logLevel?: LogLevel;
   /**
-   * Stop gracefully on SIGTERM and SIGINT, as Java's shutdown hook does (default true); see the
-   * README's "Stopping" for what happens with several applications and with your own handlers.
+   * Stop gracefully on SIGTERM and SIGINT, as Java's shutdown hook does (default true): the same
+   * setting as `application.shutdownHook` (dubbo.yaml, `DUBBO_APPLICATION_SHUTDOWN_HOOK`), given in
+   * code. See the README's "Running as a service" for several applications and your own handlers.
    */
   readonly shutdownHook?: boolean;
 }
@@ -153,7 +154,6 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     logger: AppLogger,
     options: {
       readonly random?: (() => number) | undefined;
-      readonly shutdownHook?: boolean | undefined;
     } = {},
   ) {
     const random = options.random ?? Math.random;
@@ -161,10 +161,9 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     this.#layers = loaded.layers;
     this.extensions = extensions;
     this.logger = logger;
-    this.#leaveShutdownHook =
-      options.shutdownHook === false
-        ? undefined
-        : stopOnSignals({ name: loaded.config.application.name, logger, stop: () => this.stop() });
+    this.#leaveShutdownHook = loaded.config.application.shutdownHook
+      ? stopOnSignals({ name: loaded.config.application.name, logger, stop: () => this.stop() })
+      : undefined;
     this.protocols = new ProtocolSet(extensions, logger);
     this.registries = new Registries({ factories: extensions.registry, logger, monitor: extensions.monitor });
     this.discovery = new ApplicationDiscovery(logger);
@@ -300,7 +299,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   /**
    * Stops in Dubbo's order: unexport services (unregister, READONLY, drain in-flight calls), then
    * destroy references, registries and protocols, then close the filters (the access log file gets
-   * its last lines). Safe to call twice; SIGTERM and SIGINT call it unless `shutdownHook: false`.
+   * its last lines). Safe to call twice; SIGTERM and SIGINT call it unless `application.shutdownHook` is false.
    */
   stop(): Promise<void> {
     this.#stopController.abort();
@@ -425,7 +424,11 @@ function assertMockImplementation(consumerUrl: Url, context: ClusterContext, pat
  * as warnings.
  */
 export async function createDubbo(options: DubboOptions = {}): Promise<DubboApplication> {
-  const { configFile, env, logger, logLevel, random, shutdownHook, ...overrides } = options;
+  const { configFile, env, logger, logLevel, random, shutdownHook, ...settings } = options;
+  const overrides =
+    shutdownHook === undefined
+      ? settings
+      : { ...settings, application: { ...settings.application, shutdownHook } };
   const environment = env === false ? undefined : (env ?? process.env);
   const appLogger = applicationLogger(logger, logLevel, environment);
   const loaded = await loadConfigLayers({
@@ -436,7 +439,7 @@ export async function createDubbo(options: DubboOptions = {}): Promise<DubboAppl
   });
   const extensions = createExtensions({ logger: appLogger, ...(random === undefined ? {} : { random }) });
   assertExtensionNames(loaded.config, extensions);
-  return new DubboApplication(loaded, extensions, appLogger, { random, shutdownHook });
+  return new DubboApplication(loaded, extensions, appLogger, { random });
 }
 
 /** The category of the application's own debug records (`DUBBO_TRACE=app`). */

@@ -52,6 +52,11 @@ export interface ApplicationConfig {
   qosPort?: number;
   /** Listen on every interface instead of 127.0.0.1 only. Default false. Java `qos-accept-foreign-ip`. */
   qosAcceptForeignIp?: boolean;
+  /**
+   * Stop gracefully on SIGTERM and SIGINT, as Java's shutdown hook does. Default true; false leaves
+   * the signals alone (Java's `dubbo.shutdownHook.listenIgnore: true`). Never a URL parameter.
+   */
+  shutdownHook?: boolean;
 }
 
 export interface ResolvedApplicationConfig {
@@ -66,6 +71,7 @@ export interface ResolvedApplicationConfig {
   readonly qosEnable: boolean;
   readonly qosPort: number;
   readonly qosAcceptForeignIp: boolean;
+  readonly shutdownHook: boolean;
   /** What was set explicitly; only these become URL parameters. */
   readonly given: Given<ApplicationConfig>;
 }
@@ -82,6 +88,7 @@ export const APPLICATION_FIELDS: FieldTable<ApplicationConfig> = {
   qosEnable: booleanField(),
   qosPort: integerField(0, 65535, "port"),
   qosAcceptForeignIp: booleanField(),
+  shutdownHook: booleanField(),
 };
 
 export function readApplication(input: unknown, path: string, fromText = false): Given<ApplicationConfig> {
@@ -109,6 +116,7 @@ export function resolveApplication(
     qosEnable: DEFAULT_QOS_ENABLE,
     qosPort: DEFAULT_QOS_PORT,
     qosAcceptForeignIp: DEFAULT_QOS_ACCEPT_FOREIGN_IP,
+    shutdownHook: true,
     ...given,
     name: given.name,
     given,

@@ -2,7 +2,7 @@ import { Code, RpcError } from "../core/index.js";
 import { APPLICATION_FIELDS } from "./application-config.js";
 import { CONSUMER_FIELDS } from "./consumer-config.js";
 import { assertSafeKey, isRecord, joinPath } from "./errors.js";
-import { acceptedNames, type FieldTable } from "./fields.js";
+import { acceptedNames, booleanField, type FieldTable } from "./fields.js";
 import { JAVA_ONLY_SECTIONS, JAVA_RENAMES, JAVA_SETTINGS } from "./java-settings.js";
 import { METHOD_SETTING_FIELDS } from "./method-config.js";
 import { PROTOCOL_FIELDS } from "./protocol-config.js";
@@ -63,6 +63,7 @@ export function fromJavaNames(root: unknown, path: string, notice: (message: str
     services: {},
     references: {},
   };
+  let shutdownHook: boolean | undefined;
   for (const [key, value] of Object.entries(root)) {
     assertSafeKey(key, path);
     const at = joinPath(path, key);
@@ -101,6 +102,8 @@ export function fromJavaNames(root: unknown, path: string, notice: (message: str
       } else {
         out[key] = value;
       }
+    } else if (name === "shutdownhook") {
+      shutdownHook = !listenIgnore(value, at);
     } else if (ONLY_SECTIONS.has(name)) {
       notice(`${at} configures what dubbo-ts does not have (a Java Dubbo section); ignored`);
     } else {
@@ -120,7 +123,32 @@ export function fromJavaNames(root: unknown, path: string, notice: (message: str
     }
     if (Object.keys(own).length > 0) out[plural] = own;
   }
+  if (shutdownHook !== undefined) {
+    const application = isRecord(out.application) ? out.application : {};
+    if (Object.hasOwn(application, "shutdownHook")) {
+      throw new RpcError(
+        `${joinPath(path, "shutdownHook")}.listenIgnore and ${joinPath(path, "application")}.shutdownHook configure the same setting; keep one of them`,
+        Code.InvalidArgument,
+      );
+    }
+    out.application = { ...application, shutdownHook };
+  }
   return out;
+}
+
+const LISTEN_IGNORE = booleanField();
+
+/** Java's `dubbo.shutdownHook.listenIgnore`: true means no shutdown hook (`application.shutdownHook: false`). */
+function listenIgnore(value: unknown, path: string): boolean {
+  const entries = isRecord(value) ? Object.entries(value) : [];
+  const [key, item] = entries[0] ?? [];
+  if (entries.length !== 1 || key === undefined || relaxed(key) !== "listenignore") {
+    throw new RpcError(
+      `${path} takes only listen-ignore (Java's dubbo.shutdownHook.listenIgnore: true turns the shutdown hook off), got ${JSON.stringify(value)}; or set application.shutdownHook`,
+      Code.InvalidArgument,
+    );
+  }
+  return LISTEN_IGNORE.read(item, joinPath(path, key), true);
 }
 
 function eachId(value: unknown, path: string, map: (item: unknown, id: string) => unknown): unknown {

@@ -30,6 +30,8 @@ export const BUILTIN_EXTENSION_NAMES = {
     "tps",
     "accesslog",
     "timeout",
+    "metrics-provider",
+    "metricsConsumerFilter",
   ],
   serialization: ["hessian2"],
   threadpool: ["fixed", "limited", "cached", "eager", "worker"],

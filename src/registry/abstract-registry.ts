@@ -224,10 +224,20 @@ export abstract class AbstractRegistry implements Registry {
     }
   }
 
+  /**
+   * One cache entry per service, shared by its subscriptions (the interface level's, and the rules
+   * only one of Dubbo 3's application-level discovery): each category from the subscription that
+   * lists it, so one subscription's notify never drops another's providers.
+   */
   #saveCache(url: Url, notified: ReadonlyMap<string, readonly Url[]>): void {
     if (this.#cache === undefined) return;
-    const all: Url[] = [];
-    for (const list of notified.values()) all.push(...list);
-    this.#cache.set(url.serviceKey, all);
+    const byCategory = new Map(notified);
+    for (const [key, subscription] of this.#subscribed) {
+      if (subscription.url.serviceKey !== url.serviceKey) continue;
+      for (const [category, list] of this.#notified.get(key) ?? []) {
+        if (!byCategory.has(category)) byCategory.set(category, list);
+      }
+    }
+    this.#cache.set(url.serviceKey, [...byCategory.values()].flat());
   }
 }

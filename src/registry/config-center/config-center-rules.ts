@@ -89,8 +89,23 @@ export class ConfigCenterRules implements Registry {
         center.set(path, []);
       }
     };
-    await Promise.all(keys.map(read));
-    this.#wrapped.set(listener, { listener: wrapped, close: () => (closed = true) });
+    const readAll = () => Promise.all(keys.map(read));
+    // Not connected (check=false, an outage): the rules are read when a session starts, and read
+    // again on every new session (watches belong to the session that set them).
+    if (this.#zk.isAvailable()) await readAll();
+    const stopFollowing = this.#zk.onNewSession(() => {
+      readAll().then(
+        () => closed || listener(merged()),
+        (error: unknown) => this.#logger.warn(`could not read the rules of ${url.serviceKey} again`, error),
+      );
+    });
+    this.#wrapped.set(listener, {
+      listener: wrapped,
+      close: () => {
+        closed = true;
+        stopFollowing();
+      },
+    });
     await this.#inner.subscribe(url, wrapped);
     if ([...center.values()].some((rules) => rules.length > 0)) listener(merged());
   }

@@ -98,6 +98,7 @@ export async function exportWithRegistry(
           registry,
           urlToRegistry(served),
           options.protocol,
+          served,
         );
         if (remove !== undefined) instanceRemovals.push(remove);
       }

@@ -2,7 +2,7 @@ import type { Url } from "../../core/index.js";
 import type { MetadataInfo } from "../metadata/metadata-info.js";
 import type { ZkMetadataReport } from "../metadata/zk-metadata-report.js";
 import type { NotifyListener, RegistryLogger } from "../registry.js";
-import { PROVIDERS_CATEGORY } from "../registry.js";
+import { PROVIDERS_CATEGORY, REGISTRY_LOG } from "../registry.js";
 import { emptyUrl } from "../url-match.js";
 import { ChildrenWatch } from "../zookeeper/children-watch.js";
 import type { ZookeeperRegistry } from "../zookeeper/zookeeper-registry.js";
@@ -51,7 +51,10 @@ export class AppSubscription {
 
   /** Reads everything once and delivers the first list before resolving. */
   start(): Promise<void> {
-    return this.#enqueue(() => this.#readApps());
+    // ZooKeeper not connected (check=false, an outage): the new session's restart() reads it all.
+    return this.#enqueue(() => this.#readApps()).catch((error: unknown) => {
+      if (this.#parts.registry.isAvailable()) throw error;
+    });
   }
 
   /** After a new ZooKeeper session: watches belong to the old one; read and watch everything again. */
@@ -85,7 +88,14 @@ export class AppSubscription {
   #enqueue(step: () => Promise<void>): Promise<void> {
     const run = this.#chain.then(() => (this.#closed ? undefined : step()));
     this.#chain = run.catch((error: unknown) => {
-      this.#parts.logger.warn(`application-level discovery of ${this.url.serviceKey} failed`, error);
+      if (this.#parts.registry.isAvailable()) {
+        this.#parts.logger.warn(`application-level discovery of ${this.url.serviceKey} failed`, error);
+      } else {
+        this.#parts.logger.debug(
+          REGISTRY_LOG,
+          `application-level discovery of ${this.url.serviceKey} waits for ZooKeeper: ${String(error)}`,
+        );
+      }
     });
     return run;
   }

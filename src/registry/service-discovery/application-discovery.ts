@@ -44,21 +44,23 @@ export class ApplicationDiscovery {
   }
 
   /**
-   * Adds a registered provider URL (served over `protocol`) to this application's instance in
-   * `registry`; resolves to the way to remove it again, or undefined when the registry has no
+   * Adds a registered provider URL (served over `protocol` at `served`, which keeps the bound
+   * address the registered one may not show) to this application's instance in `registry`;
+   * resolves to the way to remove it again, or undefined when the registry has no
    * application-level discovery.
    */
   async registerService(
     registry: Registry,
     registered: Url,
     protocol: Protocol,
+    served: Url,
   ): Promise<(() => Promise<void>) | undefined> {
     const report = this.reportOf(registry);
     if (report === undefined || !(registry instanceof ZookeeperRegistry)) return undefined;
     const app = registered.string("application", "");
     const storageType = registered.string(METADATA_TYPE_KEY, LOCAL_STORAGE);
     const metadataService = this.#metadataServiceOf(app);
-    if (storageType === LOCAL_STORAGE) await metadataService.ensure(protocol, registered);
+    if (storageType === LOCAL_STORAGE) await metadataService.ensure(protocol, served);
     let instance = this.#instances.get(registry);
     if (instance === undefined) {
       instance = new ZkInstanceRegistration(registry, {
@@ -100,6 +102,9 @@ export class ApplicationDiscovery {
   async migrationOf(registry: Registry, consumerUrl: Url): Promise<Migration> {
     const report = this.reportOf(registry);
     if (report === undefined || !(registry instanceof ZookeeperRegistry)) return migrationOf(consumerUrl);
+    // ZooKeeper not connected (registry check=false): only the interface level has a cache file
+    // to serve from, so the reference stays interface-level (docs/java-differences.md).
+    if (!registry.isAvailable()) return { ...migrationOf(consumerUrl), step: "FORCE_INTERFACE" };
     const app = consumerUrl.string("application", "");
     const rule = await report.readConfig(MIGRATION_RULE_GROUP, `${app}.migration`);
     if (rule === undefined || rule.trim() === "") return migrationOf(consumerUrl);

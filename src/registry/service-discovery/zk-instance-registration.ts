@@ -61,6 +61,8 @@ export class ZkInstanceRegistration {
   #written: string | undefined;
   #registeredAt = 0;
   #chain: Promise<void> = Promise.resolve();
+  /** Interfaces whose `/dubbo/mapping` entry is still to be written (again after a new session). */
+  readonly #unmapped = new Set<string>();
 
   constructor(registry: ZookeeperRegistry, options: InstanceRegistrationOptions) {
     this.#registry = registry;
@@ -68,6 +70,7 @@ export class ZkInstanceRegistration {
     this.#metadata = metadataInfoOf(options.app, []);
     this.#stopListening = registry.onNewSession(() => {
       this.#written = undefined;
+      for (const url of this.#urls.values()) this.#unmapped.add(url.serviceInterface);
       this.#enqueue().catch((error: unknown) =>
         options.logger.warn(`could not register instance of ${options.app} again after a new session`, error),
       );
@@ -81,12 +84,16 @@ export class ZkInstanceRegistration {
 
   async add(url: Url): Promise<void> {
     this.#urls.set(url.toFullString(), url);
-    await this.#options.report.addMapping(url.serviceInterface, this.#options.app);
+    this.#unmapped.add(url.serviceInterface);
+    // ZooKeeper not connected (check=false, an outage): the new session writes it all.
+    if (!this.#registry.isAvailable()) return;
     await this.#enqueue();
   }
 
   async remove(url: Url): Promise<void> {
     this.#urls.delete(url.toFullString());
+    // Not connected: the node is ephemeral and goes with its session; a new session writes what is left.
+    if (!this.#registry.isAvailable()) return;
     await this.#enqueue();
   }
 
@@ -94,6 +101,7 @@ export class ZkInstanceRegistration {
   async destroy(): Promise<void> {
     this.#stopListening();
     this.#urls.clear();
+    if (!this.#registry.isAvailable()) return;
     await this.#enqueue();
   }
 
@@ -129,6 +137,10 @@ export class ZkInstanceRegistration {
   }
 
   async #sync(): Promise<void> {
+    for (const iface of [...this.#unmapped]) {
+      await this.#options.report.addMapping(iface, this.#options.app);
+      this.#unmapped.delete(iface);
+    }
     const metadata = metadataInfoOf(this.#options.app, this.#urls.values());
     this.#metadata = metadata;
     const first = this.#urls.values().next().value;

@@ -58,6 +58,8 @@ log(`ZooKeeper on ${zookeeper.connectString}; providers on ${providers.map((p) =
 consumer = await createDubbo({
   application: { name: "soak-consumer" },
   env: false,
+  // The soak's own SIGINT handler stops the providers and ZooKeeper too, then this application.
+  shutdownHook: false,
   logger: silentLogger,
   registry: {
     address: registryAddress,

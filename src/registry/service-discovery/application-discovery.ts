@@ -60,7 +60,15 @@ export class ApplicationDiscovery {
     const app = registered.string("application", "");
     const storageType = registered.string(METADATA_TYPE_KEY, LOCAL_STORAGE);
     const metadataService = this.#metadataServiceOf(app);
-    if (storageType === LOCAL_STORAGE) await metadataService.ensure(protocol, served);
+    if (storageType === LOCAL_STORAGE) {
+      // Registered settings (prefer.serialization, …) with the address actually bound.
+      const bound: Record<string, string> = {};
+      for (const key of ["bind.ip", "bind.port"]) {
+        const value = served.get(key);
+        if (value !== undefined) bound[key] = value;
+      }
+      await metadataService.ensure(protocol, registered.withParams(bound));
+    }
     let instance = this.#instances.get(registry);
     if (instance === undefined) {
       instance = new ZkInstanceRegistration(registry, {

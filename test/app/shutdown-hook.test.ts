@@ -4,43 +4,22 @@
 // the signal; `shutdownHook: false` leaves the signal alone; a program's own handler keeps the exit.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
-import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 import { waitFor } from "../../src/testing/index.js";
+import { useZooKeeper } from "../registry/zookeeper-fixture.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/signal-provider.ts", import.meta.url));
 const PROVIDERS = "/dubbo/org.apache.dubbo.demo.DemoService/providers";
 
-let zk: ZooKeeperServer;
-let inspector: ZkClient;
-let dir: string;
+const fixture = useZooKeeper("dubbo-ts-shutdown-hook-");
 const children: ChildProcess[] = [];
-
-before(async () => {
-  zk = await startZooKeeper();
-  dir = mkdtempSync(join(tmpdir(), "dubbo-ts-shutdown-hook-"));
-  inspector = new ZkClient({
-    connectString: zk.connectString,
-    sessionTimeoutMs: 20_000,
-    operationTimeoutMs: 3000,
-  });
-  await inspector.connect(10_000);
-});
-
-after(async () => {
+fixture.cleanups.push(async () => {
   for (const child of children) {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       process.kill(child.pid, "SIGKILL");
     }
   }
-  inspector?.close();
-  await zk?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Provider {
@@ -52,9 +31,13 @@ interface Provider {
 async function startProvider(
   mode: "default" | "opt-out" | "own-handler" | "hanging-call",
 ): Promise<Provider> {
-  const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, zk.connectString, mode, dir], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", FIXTURE, fixture.zk.connectString, mode, fixture.dir],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   children.push(child);
   let output = "";
   child.stdout?.setEncoding("utf8").on("data", (s: string) => {
@@ -77,7 +60,7 @@ async function startProvider(
 
 /** The provider nodes registered by `child`'s process. */
 async function nodesOf(child: ChildProcess): Promise<string[]> {
-  const names = (await inspector.getChildren(PROVIDERS)) ?? [];
+  const names = (await fixture.inspector.getChildren(PROVIDERS)) ?? [];
   return names.filter((n) => decodeURIComponent(n).includes(`pid=${child.pid}&`));
 }
 

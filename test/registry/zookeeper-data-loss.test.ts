@@ -3,15 +3,12 @@
 // only retry their session never come back. Ours take a connection that stays down for the session
 // timeout as an expiry (as Curator does), open a new session, register and subscribe again.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { DemoService } from "../../examples/demo-service.js";
-import { startZooKeeper, type ZooKeeperServer } from "../../scripts/zookeeper.mjs";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 import { waitFor } from "./kit.js";
 import { zookeeperApps } from "./zookeeper-apps.js";
+import { useZooKeeper } from "./zookeeper-fixture.js";
 
 const IFACE = "org.apache.dubbo.demo.DemoService";
 const PROVIDERS = `/dubbo/${IFACE}/providers`;
@@ -20,33 +17,24 @@ const CONSUMERS = `/dubbo/${IFACE}/consumers`;
 const SESSION_MS = 2000;
 const DATA_MARKER = "/dubbo-ts-data-loss-marker";
 
-let zk: ZooKeeperServer;
-let dir: string;
+const fixture = useZooKeeper("dubbo-ts-zk-data-loss-");
 const apps = zookeeperApps({
-  registryAddress: () => `zookeeper://${zk.connectString}`,
+  registryAddress: () => `zookeeper://${fixture.zk.connectString}`,
   get cacheDir() {
-    return dir;
+    return fixture.dir;
   },
 });
 const provide = (tag: string) => apps.provide(tag, SESSION_MS);
 const inspectors: ZkClient[] = [];
-
-before(async () => {
-  zk = await startZooKeeper();
-  dir = mkdtempSync(join(tmpdir(), "dubbo-ts-zk-data-loss-"));
-});
-
-after(async () => {
+fixture.cleanups.push(async () => {
   await apps.stopAll();
   for (const inspector of inspectors) inspector.close();
-  await zk?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A fresh client of the server as it is now (an old one would be refused like the others). */
 async function inspect(): Promise<ZkClient> {
   const inspector = new ZkClient({
-    connectString: zk.connectString,
+    connectString: fixture.zk.connectString,
     sessionTimeoutMs: 10_000,
     operationTimeoutMs: 3000,
   });
@@ -77,9 +65,9 @@ test("zookeeper data loss - restarted on the same port without its data: provide
   await before.mkdirp(DATA_MARKER);
   before.close();
 
-  await zk.halt();
-  zk.wipeData();
-  await zk.start();
+  await fixture.zk.halt();
+  fixture.zk.wipeData();
+  await fixture.zk.start();
 
   const inspector = await inspect();
   assert.equal(await inspector.exists(DATA_MARKER), false, "the server really lost its data");

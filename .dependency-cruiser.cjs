@@ -6,7 +6,6 @@ const LAYERS = [
   ["core"],
   ["serialize"],
   ["transport"],
-  ["exchange"],
   ["protocol"],
   ["filter"],
   ["monitor"],

@@ -1,14 +1,13 @@
 import type { Socket } from "node:net";
 import { Code, RpcError } from "../core/index.js";
-import { HEADER_LENGTH } from "./frame.js";
-import { createFrameDecoder } from "./frame-decoder.js";
+import type { Framer } from "./framer.js";
 
 /** What a channel reports to the layer above. Called on the socket's I/O callback. */
 export interface ChannelHandler {
   frame(channel: Channel, frame: Buffer): void;
   /** A received frame's body exceeded `payload`; its body was skipped (see `FrameSink.oversize`). */
   oversize(channel: Channel, header: Buffer, bodyLength: number): void;
-  /** The peer sent bytes that are not Dubbo frames; the channel stops decoding. */
+  /** The peer sent bytes that are not frames of the channel's framer; the channel stops decoding. */
   garbage(channel: Channel, bytes: Buffer, reason: string): void;
   /** The socket closed, once. `error` is set when it closed on a failure. */
   closed(channel: Channel, error: Error | undefined): void;
@@ -19,9 +18,11 @@ export interface ChannelOptions {
   readonly payloadLimit: number;
   /** Bytes that may wait for `drain` before `send` fails (the send queue bound). */
   readonly sendQueueLimit: number;
+  /** How the protocol cuts the inbound bytes into frames. */
+  readonly framer: Framer;
 }
 
-/** One TCP (or TLS) connection carrying Dubbo frames, in either role. */
+/** One TCP (or TLS) connection carrying one protocol's frames, in either role. */
 export interface Channel {
   /** `host:port` of the peer, as given when the socket was opened. */
   readonly remoteAddress: string;
@@ -36,14 +37,14 @@ export interface Channel {
   readonly queuedBytes: number;
   readonly payloadLimit: number;
   /**
-   * Writes one whole frame (16-byte header and body in one buffer), the fast path: one buffer, one
+   * Writes one whole frame (header and body in one buffer), the fast path: one buffer, one
    * write. The first frame of a tick goes to the socket at once (no added latency for a lone call);
    * frames sent later in the same tick are corked and leave together in one `writev`. While the
    * socket is backpressured the frame waits for `drain`; beyond `sendQueueLimit` waiting bytes, or
    * for a body over `payload`, it throws an `RpcError`.
    */
   sendFrame(frame: Buffer): void;
-  /** Like {@link sendFrame}, for a frame given as its 16-byte header and its body (joined first). */
+  /** Like {@link sendFrame}, for a frame given as its header and its body (joined first). */
   send(header: Buffer, body: Buffer | undefined): void;
   /** Resolves when nothing waits in the send queue (at once if nothing does). */
   whenDrained(): Promise<void>;
@@ -65,6 +66,7 @@ export function createChannel(
   remoteAddress = formatAddress(socket.remoteAddress, socket.remotePort),
 ): Channel {
   const localAddress = formatAddress(socket.localAddress, socket.localPort);
+  const headerLength = options.framer.headerLength;
   let lastReadAt = Date.now();
   let lastWriteAt = lastReadAt;
   let connected = !socket.destroyed;
@@ -103,7 +105,7 @@ export function createChannel(
         cause: failure,
       });
     }
-    const bodyLength = frame.length - HEADER_LENGTH;
+    const bodyLength = frame.length - headerLength;
     if (bodyLength > options.payloadLimit) {
       throw new RpcError(
         `a frame body of ${bodyLength} bytes to ${remoteAddress} exceeds the payload limit of ` +
@@ -184,7 +186,7 @@ export function createChannel(
     },
   };
 
-  const decoder = createFrameDecoder(options.payloadLimit, {
+  const decoder = options.framer.createDecoder(options.payloadLimit, {
     frame: (frame) => handler.frame(channel, frame),
     oversize: (header, length) => handler.oversize(channel, header, length),
     garbage: (bytes, reason) => handler.garbage(channel, bytes, reason),

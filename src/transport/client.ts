@@ -8,6 +8,7 @@ import {
   RpcError,
 } from "../core/index.js";
 import { type Channel, type ChannelHandler, createChannel } from "./channel.js";
+import type { Framer } from "./framer.js";
 
 export interface TransportClientOptions {
   readonly host: string;
@@ -21,6 +22,8 @@ export interface TransportClientOptions {
   /** Connect with TLS using these options (ca, servername, cert, key, …) instead of plain TCP. */
   readonly tls?: ConnectionOptions;
   readonly handler: ChannelHandler;
+  /** The protocol's framing of the connection's bytes. */
+  readonly framer: Framer;
 }
 
 /** `host:port`, with brackets around IPv6 hosts. */
@@ -38,6 +41,7 @@ export function connectTransport(options: TransportClientOptions): Promise<Chann
   const channelOptions = {
     payloadLimit: options.payloadLimit ?? DEFAULT_PAYLOAD_BYTES,
     sendQueueLimit: options.sendQueueLimit ?? DEFAULT_SEND_QUEUE_BYTES,
+    framer: options.framer,
   };
   return new Promise<Channel>((resolve, reject) => {
     let socket: Socket;

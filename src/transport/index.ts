@@ -1,7 +1,8 @@
-// Transport: Dubbo 2 frames over node:net / node:tls. A streaming frame decoder, channels with
+// Transport: sockets over node:net / node:tls, with the protocol's framer injected. Channels with
 // coalesced writes and real backpressure, a server with an `accepts` limit, a client with a connect
 // timeout, and SOFARPC-style connection management (managed links that reconnect every period,
-// a shared ref-counted pool, a per-reference holder). It knows nothing of services or bodies.
+// a shared ref-counted pool, a per-reference holder). It knows nothing of frames' layout, services
+// or bodies.
 export { type Backoff, type BackoffOptions, createBackoff } from "./backoff.js";
 export { type Channel, type ChannelHandler, type ChannelOptions, createChannel } from "./channel.js";
 export { connectTransport, formatHostPort, type TransportClientOptions } from "./client.js";
@@ -17,8 +18,7 @@ export {
   type ConnectionPoolOptions,
   createConnectionPool,
 } from "./connection-pool.js";
-export * from "./frame.js";
-export { createFrameDecoder, type FrameDecoder, type FrameSink } from "./frame-decoder.js";
+export type { FrameDecoder, Framer, FrameSink } from "./framer.js";
 export { consoleLogger, type Logger } from "./logger.js";
 export {
   type Connectable,

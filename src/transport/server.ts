@@ -8,6 +8,7 @@ import {
   RpcError,
 } from "../core/index.js";
 import { type Channel, type ChannelHandler, createChannel } from "./channel.js";
+import type { Framer } from "./framer.js";
 import { consoleLogger, type Logger } from "./logger.js";
 
 export interface ServerHandler extends ChannelHandler {
@@ -30,6 +31,8 @@ export interface TransportServerOptions {
   readonly tls?: TlsOptions;
   readonly logger?: Logger;
   readonly handler: ServerHandler;
+  /** The protocol's framing of every accepted connection's bytes. */
+  readonly framer: Framer;
 }
 
 export interface TransportServer {
@@ -50,6 +53,7 @@ export async function listenTransport(options: TransportServerOptions): Promise<
   const channelOptions = {
     payloadLimit: options.payloadLimit ?? DEFAULT_PAYLOAD_BYTES,
     sendQueueLimit: options.sendQueueLimit ?? DEFAULT_SEND_QUEUE_BYTES,
+    framer: options.framer,
   };
   const channels = new Set<Channel>();
   const sockets = new Set<Socket>();

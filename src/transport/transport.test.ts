@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server, type Socket } from "node:net";
 import { describe, it } from "node:test";
 import { Code, RpcError } from "../core/index.js";
+import { dubboFramer } from "../protocol/dubbo/framing/index.js";
 import { createRecordingLogger, waitFor } from "../testing/index.js";
 import type { Channel, ChannelHandler } from "./channel.js";
 import { connectTransport } from "./client.js";
@@ -51,11 +52,13 @@ function until(predicate: () => boolean, what: string, limitMs = 3000): Promise<
 describe("transport", () => {
   it("transport - a body over `payload` is refused on send with the size, the limit and the setting", async () => {
     const server = await listenTransport({
+      framer: dubboFramer,
       host: "127.0.0.1",
       port: 0,
       handler: { ...recordingHandler(), connected() {} },
     });
     const channel = await connectTransport({
+      framer: dubboFramer,
       host: "127.0.0.1",
       port: server.port,
       payloadLimit: 100,
@@ -81,6 +84,7 @@ describe("transport", () => {
     const logger = capturingLogger();
     const serverSide = recordingHandler();
     const server = await listenTransport({
+      framer: dubboFramer,
       host: "127.0.0.1",
       port: 0,
       accepts: 1,
@@ -88,13 +92,19 @@ describe("transport", () => {
       handler: { ...serverSide, frame: serverSide.frame, connected() {} },
     });
     const first = await connectTransport({
+      framer: dubboFramer,
       host: "127.0.0.1",
       port: server.port,
       handler: recordingHandler(),
     });
     await until(() => server.channels.size === 1, "the first connection");
     const secondHandler = recordingHandler();
-    const second = await connectTransport({ host: "127.0.0.1", port: server.port, handler: secondHandler });
+    const second = await connectTransport({
+      framer: dubboFramer,
+      host: "127.0.0.1",
+      port: server.port,
+      handler: secondHandler,
+    });
     try {
       await secondHandler.closedOnce;
       assert.equal(second.isConnected, false);
@@ -121,6 +131,7 @@ describe("transport", () => {
     await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
     const port = (raw.address() as { port: number }).port;
     const channel = await connectTransport({
+      framer: dubboFramer,
       host: "127.0.0.1",
       port,
       sendQueueLimit: 1024 * 1024,
@@ -162,11 +173,13 @@ describe("transport", () => {
   it("transport - whole frames sent in one tick, alone or with a separate body, arrive intact and in order", async () => {
     const serverSide = recordingHandler();
     const server = await listenTransport({
+      framer: dubboFramer,
       port: 0,
       host: "127.0.0.1",
       handler: { ...serverSide, frame: (c, f) => serverSide.frame(c, f), connected() {} },
     });
     const channel = await connectTransport({
+      framer: dubboFramer,
       host: "127.0.0.1",
       port: server.port,
       handler: recordingHandler(),
@@ -202,7 +215,7 @@ describe("transport", () => {
     const port = (raw.address() as { port: number }).port;
     await new Promise((r) => raw.close(r));
     await assert.rejects(
-      connectTransport({ host: "127.0.0.1", port, handler: recordingHandler() }),
+      connectTransport({ framer: dubboFramer, host: "127.0.0.1", port, handler: recordingHandler() }),
       (e: unknown) =>
         e instanceof RpcError && e.code === Code.Unavailable && e.message.includes(`127.0.0.1:${port}`),
     );
@@ -211,8 +224,14 @@ describe("transport", () => {
   it("transport - the server hands every accepted channel to its handler", async () => {
     const connected: Channel[] = [];
     const serverHandler: ServerHandler = { ...recordingHandler(), connected: (c) => connected.push(c) };
-    const server = await listenTransport({ host: "127.0.0.1", port: 0, handler: serverHandler });
+    const server = await listenTransport({
+      framer: dubboFramer,
+      host: "127.0.0.1",
+      port: 0,
+      handler: serverHandler,
+    });
     const channel = await connectTransport({
+      framer: dubboFramer,
       host: "127.0.0.1",
       port: server.port,
       handler: recordingHandler(),

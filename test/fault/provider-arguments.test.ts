@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { after, describe, it } from "node:test";
 import { java, silentLogger, Url } from "../../src/core/index.js";
-import { encodeHeader, FLAG_REQUEST, FLAG_TWOWAY } from "../../src/exchange/header.js";
+import { encodeHeader, FLAG_REQUEST, FLAG_TWOWAY } from "../../src/protocol/dubbo/exchange/header.js";
+import { HEADER_LENGTH } from "../../src/protocol/dubbo/framing/frame.js";
 import { createDubboProtocol, type DubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createStub } from "../../src/proxy/index.js";
 import { Hessian2Reader, Hessian2Writer } from "../../src/serialize/hessian2/index.js";
-import { HEADER_LENGTH } from "../../src/transport/frame.js";
 import { FaultService } from "./fixtures/fault-service.js";
 import { type ProviderProcess, spawnProvider } from "./spawn-provider.js";
 

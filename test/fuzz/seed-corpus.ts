@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { java } from "../../src/core/index.js";
-import { encodeHeader, FLAG_EVENT, FLAG_REQUEST } from "../../src/exchange/header.js";
+import { encodeHeader, FLAG_EVENT, FLAG_REQUEST } from "../../src/protocol/dubbo/exchange/header.js";
 import { encodeHessian, Hessian2Writer, javaObject } from "../../src/serialize/hessian2/index.js";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));

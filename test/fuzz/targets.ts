@@ -2,9 +2,9 @@
 // documents for bad input (`expected`). Anything else thrown, or a broken invariant, is a finding.
 import { RpcError } from "../../src/core/index.js";
 import { readRequestHead } from "../../src/protocol/dubbo/codec/request-body.js";
+import { HEADER_LENGTH, LENGTH_OFFSET } from "../../src/protocol/dubbo/framing/frame.js";
+import { createFrameDecoder } from "../../src/protocol/dubbo/framing/frame-decoder.js";
 import { Hessian2Reader } from "../../src/serialize/hessian2/index.js";
-import { HEADER_LENGTH, LENGTH_OFFSET } from "../../src/transport/frame.js";
-import { createFrameDecoder } from "../../src/transport/frame-decoder.js";
 
 export interface FuzzTarget {
   readonly name: string;

@@ -15,11 +15,11 @@ import {
   TIMEOUT_ATTACHMENT,
   type Url,
 } from "../../core/index.js";
-import type { CallLabels, ExchangeClient } from "../../exchange/index.js";
 import type { ConnectionHolder } from "../../transport/index.js";
 import { BodyWriterSlot } from "./codec/body-writer.js";
 import { encodeAttachments, encodeRequestFrame, encodeRequestHead } from "./codec/request-body.js";
 import { decodeResponseBody } from "./codec/response-body.js";
+import type { CallLabels, ExchangeClient } from "./exchange/index.js";
 
 /**
  * A method's call settings, read from the reference URL once (first call), never per call, and the

@@ -18,7 +18,6 @@ import {
   RpcError,
   type Url,
 } from "../../core/index.js";
-import { createExchangeClient, type ExchangeClient } from "../../exchange/index.js";
 import {
   type ConnectionPool,
   consoleLogger,
@@ -32,6 +31,7 @@ import {
 import { DubboInvoker } from "./dubbo-invoker.js";
 import type { DubboObserver } from "./dubbo-observer.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
+import { createExchangeClient, type ExchangeClient } from "./exchange/index.js";
 import { type ExportedService, exportedMethodsOf, providerServiceKey } from "./exporter-table.js";
 import { reconnectSettingOf } from "./reconnect-setting.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "./tls-settings.js";

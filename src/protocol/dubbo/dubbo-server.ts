@@ -1,9 +1,9 @@
 import type { TlsOptions } from "node:tls";
 import { DEFAULT_ACCEPTS, DEFAULT_HEARTBEAT_MS, DEFAULT_PAYLOAD_BYTES, type Url } from "../../core/index.js";
-import { createExchangeServer, type ExchangeServer, type RequestHandler } from "../../exchange/index.js";
 import { formatHostPort, type Logger } from "../../transport/index.js";
 import { resolveExecutor } from "./dispatch/resolve-executor.js";
 import type { DubboObserver } from "./dubbo-observer.js";
+import { createExchangeServer, type ExchangeServer, type RequestHandler } from "./exchange/index.js";
 import { ExporterTable } from "./exporter-table.js";
 import { createProviderHandler } from "./provider-handler.js";
 

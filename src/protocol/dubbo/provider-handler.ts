@@ -8,8 +8,6 @@ import {
   slotTypeOf,
   slotTypeOfValue,
 } from "../../core/index.js";
-import type { ErrorReply, OkReply, RequestHandler, ServerRequest } from "../../exchange/index.js";
-import { Status } from "../../exchange/index.js";
 import type { Logger } from "../../transport/index.js";
 import { BodyWriterSlot } from "./codec/body-writer.js";
 import { supportsResponseAttachments } from "./codec/dubbo-version.js";
@@ -18,6 +16,8 @@ import { RequestCache } from "./codec/request-cache.js";
 import { encodeExceptionResponse, encodeValueResponseFrame } from "./codec/response-body.js";
 import type { Executor } from "./dispatch/executor.js";
 import type { DubboObserver } from "./dubbo-observer.js";
+import type { ErrorReply, OkReply, RequestHandler, ServerRequest } from "./exchange/index.js";
+import { Status } from "./exchange/index.js";
 import type { ExportedService, ExporterTable } from "./exporter-table.js";
 import { findOverload, providerServiceKey } from "./exporter-table.js";
 import { ProviderInvocation, timeoutFromAttachment } from "./provider-invocation.js";

@@ -1,5 +1,5 @@
 import { type Hessian2Options, Hessian2Writer } from "../../../serialize/hessian2/index.js";
-import { HEADER_LENGTH } from "../../../transport/index.js";
+import { HEADER_LENGTH } from "../framing/index.js";
 
 /**
  * A Hessian writer that can leave room for the frame header before a body (so header and body

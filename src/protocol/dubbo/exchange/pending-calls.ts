@@ -5,7 +5,7 @@ import {
   DeadlineTimers,
   RpcError,
   type TimedEntry,
-} from "../core/index.js";
+} from "../../../core/index.js";
 import type { CallLabels, Response } from "./message.js";
 import { codeFromStatus, statusName } from "./status.js";
 

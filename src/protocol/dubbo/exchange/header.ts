@@ -5,7 +5,7 @@ import {
   LENGTH_OFFSET,
   MAGIC,
   STATUS_OFFSET,
-} from "../transport/index.js";
+} from "../framing/index.js";
 
 /** Flag bits of header byte 2, and the serialization id in its low five bits. */
 export const FLAG_REQUEST = 0x80;

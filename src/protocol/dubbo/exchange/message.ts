@@ -1,4 +1,4 @@
-import type { Channel } from "../transport/index.js";
+import type { Channel } from "../../../transport/index.js";
 
 /** A decoded request. `body` is the serialized payload, opaque here; the protocol layer decodes it. */
 export interface Request {

@@ -1,4 +1,4 @@
-import { Code } from "../core/index.js";
+import { Code } from "../../../core/index.js";
 
 /** Response status bytes of Dubbo 2 (Java's `Response`). */
 export const Status = {

@@ -5,7 +5,7 @@ import {
   type DeadlineTimers,
   HESSIAN2_SERIALIZATION_ID,
   RpcError,
-} from "../core/index.js";
+} from "../../../core/index.js";
 import {
   type Channel,
   type ChannelHandler,
@@ -13,9 +13,9 @@ import {
   connectTransport,
   consoleLogger,
   formatHostPort,
-  HEADER_LENGTH,
   type Logger,
-} from "../transport/index.js";
+} from "../../../transport/index.js";
+import { dubboFramer, HEADER_LENGTH } from "../framing/index.js";
 import { type EventCodec, hessian2EventCodec, READONLY_EVENT } from "./event-codec.js";
 import {
   bodyOf,
@@ -236,6 +236,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       if (closed) return Promise.reject(new RpcError(`the client of ${address} is closed`, Code.Unavailable));
       if (channel?.isConnected) return Promise.resolve();
       connecting ??= connectTransport({
+        framer: dubboFramer,
         host: options.host,
         port: options.port,
         ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),

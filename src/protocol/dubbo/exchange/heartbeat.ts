@@ -1,5 +1,5 @@
-import { Code, DEFAULT_HEARTBEAT_MS, HEARTBEAT_TIMEOUT_FACTOR, RpcError } from "../core/index.js";
-import type { Channel, Logger } from "../transport/index.js";
+import { Code, DEFAULT_HEARTBEAT_MS, HEARTBEAT_TIMEOUT_FACTOR, RpcError } from "../../../core/index.js";
+import type { Channel, Logger } from "../../../transport/index.js";
 
 export interface HeartbeatOptions {
   /** `heartbeat`: ms of idle link (no read or no write) before a heartbeat is sent; 0 sends none. */

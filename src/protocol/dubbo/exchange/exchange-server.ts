@@ -1,14 +1,14 @@
 import type { TlsOptions } from "node:tls";
-import { DEFAULT_SHUTDOWN_WAIT_MS, RpcError } from "../core/index.js";
+import { DEFAULT_SHUTDOWN_WAIT_MS, RpcError } from "../../../core/index.js";
 import {
   type Channel,
   consoleLogger,
-  HEADER_LENGTH,
   type Logger,
   listenTransport,
   type ServerHandler,
   type TransportServer,
-} from "../transport/index.js";
+} from "../../../transport/index.js";
+import { dubboFramer, HEADER_LENGTH } from "../framing/index.js";
 import { type EventCodec, hessian2EventCodec, READONLY_EVENT } from "./event-codec.js";
 import {
   bodyOf,
@@ -233,6 +233,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
   };
 
   const transport: TransportServer = await listenTransport({
+    framer: dubboFramer,
     port: options.port,
     handler: serverHandler,
     logger,

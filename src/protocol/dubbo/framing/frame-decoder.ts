@@ -1,31 +1,9 @@
+import type { FrameDecoder, Framer, FrameSink } from "../../../transport/index.js";
 import { HEADER_LENGTH, LENGTH_OFFSET, MAGIC_HIGH, MAGIC_LOW } from "./frame.js";
 
-/** What the decoder reports, in stream order. */
-export interface FrameSink {
-  /** One whole frame, header included. The buffer may share memory with the socket chunk. */
-  frame(frame: Buffer): void;
-  /**
-   * A frame whose body is larger than `payload`. Its body is skipped without being buffered and the
-   * stream continues after it, so one oversize message does not cost the connection.
-   * `header` is a copy of the 16 header bytes (the request id and flags, to answer or fail the call).
-   */
-  oversize(header: Buffer, bodyLength: number): void;
-  /**
-   * Bytes that do not start with the Dubbo magic 0xdabb at a frame boundary (telnet input, HTTP,
-   * a port scanner), or a negative body length. The decoder stops; everything after is ignored.
-   */
-  garbage(bytes: Buffer, reason: string): void;
-}
-
-export interface FrameDecoder {
-  /** Feed one socket chunk. */
-  push(chunk: Buffer): void;
-  /** Bytes held while waiting for the rest of a frame. */
-  readonly bufferedBytes: number;
-}
-
 /**
- * A streaming splitter of Dubbo 2 frames over socket chunks: partial frames are held until complete,
+ * A streaming splitter of Dubbo 2 frames (garbage: bytes without the magic 0xdabb at a frame
+ * boundary, such as telnet input, HTTP or a port scanner, or a negative body length) over socket chunks: partial frames are held until complete,
  * many frames in one chunk are emitted one by one, a frame split over many chunks is joined once.
  */
 export function createFrameDecoder(payloadLimit: number, sink: FrameSink): FrameDecoder {
@@ -117,3 +95,9 @@ export function createFrameDecoder(payloadLimit: number, sink: FrameSink): Frame
     },
   };
 }
+
+/** The Dubbo 2 framer every dubbo channel is given (magic 0xdabb, 16-byte header, body length). */
+export const dubboFramer: Framer = Object.freeze({
+  headerLength: HEADER_LENGTH,
+  createDecoder: createFrameDecoder,
+});

@@ -1,4 +1,4 @@
-import type { Channel, Logger } from "../transport/index.js";
+import type { Channel, Logger } from "../../../transport/index.js";
 
 /**
  * Sends an answer from inside a socket callback (a reply, a heartbeat response, a readonly event).

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { describe, it } from "node:test";
-import { Code, RpcError, silentLogger } from "../core/index.js";
+import { Code, RpcError, silentLogger } from "../../../core/index.js";
 import {
   createConnectionHolder,
   createConnectionPool,
   createManagedConnection,
   type Logger,
-} from "../transport/index.js";
+} from "../../../transport/index.js";
 import { decodeHessianString, encodeHessianString, hessian2EventCodec } from "./event-codec.js";
 import { createExchangeClient, type ExchangeClient } from "./exchange-client.js";
 import { createExchangeServer } from "./exchange-server.js";

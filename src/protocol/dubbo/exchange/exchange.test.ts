@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createServer, type Server, type Socket } from "node:net";
 import { describe, it } from "node:test";
-import { Code, RpcError, silentLogger } from "../core/index.js";
-import { createManagedConnection, type Logger } from "../transport/index.js";
+import { Code, RpcError, silentLogger } from "../../../core/index.js";
+import { createManagedConnection, type Logger } from "../../../transport/index.js";
 import { hessian2EventCodec } from "./event-codec.js";
 import { createExchangeClient, type ExchangeClient } from "./exchange-client.js";
 import { createExchangeServer, type RequestHandler } from "./exchange-server.js";
@@ -401,7 +401,7 @@ describe("exchange", () => {
 });
 
 import { createRequire } from "node:module";
-import { waitFor } from "../testing/index.js";
+import { waitFor } from "../../../testing/index.js";
 
 function require_net(): typeof import("node:net") {
   return createRequire(import.meta.url)("node:net") as typeof import("node:net");

@@ -57,6 +57,29 @@ module.exports = {
       from: { path: "^src/", pathNot: "\\.test\\.ts$" },
       to: { path: "(\\.test\\.ts$|^test/)" },
     },
+    {
+      name: "protocol-shared-is-neutral",
+      comment: "src/protocol/shared holds what every protocol needs; it knows no protocol in particular",
+      severity: "error",
+      from: { path: "^src/protocol/shared/" },
+      to: { path: "^src/protocol/", pathNot: "^src/protocol/shared/" },
+    },
+    {
+      name: "protocols-are-independent",
+      comment:
+        "one protocol (dubbo, injvm, …) never imports another; what they share is in src/protocol/shared",
+      severity: "error",
+      from: { path: "^src/protocol/([^/]+)/", pathNot: "^src/protocol/shared/" },
+      to: { path: "^src/protocol/", pathNot: ["^src/protocol/shared/", "^src/protocol/$1/"] },
+    },
+    {
+      name: "config-knows-no-protocol",
+      comment:
+        "configuration maps options to URL keys; the keys a protocol shares live in src/protocol/shared",
+      severity: "error",
+      from: { path: "^src/config/" },
+      to: { path: "^src/protocol/", pathNot: "^src/protocol/shared/" },
+    },
     ...upwardRules,
   ],
   options: {

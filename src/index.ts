@@ -63,7 +63,7 @@ export type {
   RegistryNotified,
   ThreadPoolSaturated,
 } from "./monitor/index.js";
-export { createWorkerInvoker, type WorkerServiceOptions } from "./protocol/dubbo/index.js";
+export { createWorkerInvoker, type WorkerServiceOptions } from "./protocol/shared/index.js";
 export {
   type CallOptions,
   type ConsumerStub,

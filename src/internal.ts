@@ -8,6 +8,7 @@ export * from "./filter/index.js";
 export * from "./protocol/dubbo/exchange/index.js";
 export * from "./protocol/dubbo/index.js";
 export * from "./protocol/injvm/index.js";
+export * from "./protocol/shared/index.js";
 export * from "./proxy/index.js";
 export * from "./registry/directory/index.js";
 export * from "./registry/dubbo/index.js";

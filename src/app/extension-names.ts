@@ -5,7 +5,7 @@ import {
   type ExtensionPointName,
 } from "../config/index.js";
 import { Code, RpcError } from "../core/index.js";
-import { DISPATCHERS, THREADPOOLS } from "../protocol/dubbo/index.js";
+import { DISPATCHERS, THREADPOOLS } from "../protocol/shared/index.js";
 import type { Extensions } from "./extensions.js";
 
 /** Serializations the dubbo protocol encodes bodies with (Java's `serialization` key). */

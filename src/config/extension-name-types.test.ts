@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createExtensions } from "../app/extensions.js";
-import { DISPATCHERS, THREADPOOLS } from "../protocol/dubbo/index.js";
+import { DISPATCHERS, THREADPOOLS } from "../protocol/shared/index.js";
 import { BUILTIN_EXTENSION_NAMES } from "./extension-name-types.js";
 
 const sorted = (names: readonly string[]) => [...names].sort();

@@ -7,7 +7,7 @@ import {
   SSL_KEY_PATH_KEY,
   SSL_REJECT_UNAUTHORIZED_KEY,
   SSL_SERVER_NAME_KEY,
-} from "../protocol/dubbo/tls-settings.js";
+} from "../protocol/shared/tls-settings.js";
 import { invalidSetting, isRecord, joinPath } from "./errors.js";
 import { booleanField, type FieldSpec, type FieldTable, readFields, textField } from "./fields.js";
 

@@ -1,8 +1,8 @@
-import type { DubboObserver } from "../protocol/dubbo/index.js";
+import type { ProtocolObserver } from "../protocol/shared/index.js";
 import type { MonitorEvents } from "./event-stream.js";
 
 /** The dubbo protocol's observer that feeds the monitor stream, building events only for listeners. */
-export function monitorObserver(events: MonitorEvents): DubboObserver {
+export function monitorObserver(events: MonitorEvents): ProtocolObserver {
   return {
     connection(peer, role, up) {
       const type = up ? "connectionUp" : "connectionDown";

@@ -18,7 +18,8 @@ import {
 import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../filter/index.js";
 import { createProviderInvoker, createStub } from "../../proxy/index.js";
 import type { Logger } from "../../transport/index.js";
-import { createDubboProtocol, createWorkerInvoker, type DubboProtocol } from "./index.js";
+import { createWorkerInvoker } from "../shared/index.js";
+import { createDubboProtocol, type DubboProtocol } from "./index.js";
 
 const quiet: Logger = silentLogger;
 const IFACE = "org.apache.dubbo.demo.DemoService";

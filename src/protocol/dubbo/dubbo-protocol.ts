@@ -28,13 +28,13 @@ import {
   type Logger,
   type ManagedConnection,
 } from "../../transport/index.js";
+import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../shared/exporter-table.js";
+import type { ProtocolObserver } from "../shared/protocol-observer.js";
+import { reconnectSettingOf } from "../shared/reconnect-setting.js";
+import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { DubboInvoker } from "./dubbo-invoker.js";
-import type { DubboObserver } from "./dubbo-observer.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
 import { createExchangeClient, type ExchangeClient } from "./exchange/index.js";
-import { type ExportedService, exportedMethodsOf, providerServiceKey } from "./exporter-table.js";
-import { reconnectSettingOf } from "./reconnect-setting.js";
-import { loadClientTls, loadServerTls, tlsProfile } from "./tls-settings.js";
 
 export const DUBBO_PROTOCOL = "dubbo";
 
@@ -46,7 +46,7 @@ export interface DubboProtocolOptions {
    */
   readonly shutdownWaitMs?: number;
   /** Told of connections and of calls refused by a full thread pool (the application's monitor). */
-  readonly observer?: DubboObserver;
+  readonly observer?: ProtocolObserver;
 }
 
 /** What `export` returns: the exporter and the URL it really serves on (bound port, generated token). */

@@ -1,10 +1,10 @@
 import type { TlsOptions } from "node:tls";
 import { DEFAULT_ACCEPTS, DEFAULT_HEARTBEAT_MS, DEFAULT_PAYLOAD_BYTES, type Url } from "../../core/index.js";
 import { formatHostPort, type Logger } from "../../transport/index.js";
-import { resolveExecutor } from "./dispatch/resolve-executor.js";
-import type { DubboObserver } from "./dubbo-observer.js";
+import { resolveExecutor } from "../shared/dispatch/resolve-executor.js";
+import { ExporterTable } from "../shared/exporter-table.js";
+import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { createExchangeServer, type ExchangeServer, type RequestHandler } from "./exchange/index.js";
-import { ExporterTable } from "./exporter-table.js";
 import { createProviderHandler } from "./provider-handler.js";
 
 /** One provider server (one `host:port`) and the services exported on it. */
@@ -30,7 +30,7 @@ export interface DubboServerOptions {
   /** Serve TLS with these node:tls options (already read from the URL's `ssl` files). */
   readonly tls?: TlsOptions;
   readonly tlsProfile?: string;
-  readonly observer?: DubboObserver | undefined;
+  readonly observer?: ProtocolObserver | undefined;
 }
 
 export async function createDubboServer(options: DubboServerOptions): Promise<DubboServer> {

@@ -9,18 +9,18 @@ import {
   slotTypeOfValue,
 } from "../../core/index.js";
 import type { Logger } from "../../transport/index.js";
+import type { Executor } from "../shared/dispatch/executor.js";
+import type { ExportedService, ExporterTable } from "../shared/exporter-table.js";
+import { findOverload, providerServiceKey } from "../shared/exporter-table.js";
+import type { ProtocolObserver } from "../shared/protocol-observer.js";
+import { ProviderInvocation, timeoutFromAttachment } from "../shared/provider-invocation.js";
 import { BodyWriterSlot } from "./codec/body-writer.js";
 import { supportsResponseAttachments } from "./codec/dubbo-version.js";
 import { type RequestHead, readRequestArgs, readRequestAttachments } from "./codec/request-body.js";
 import { RequestCache } from "./codec/request-cache.js";
 import { encodeExceptionResponse, encodeValueResponseFrame } from "./codec/response-body.js";
-import type { Executor } from "./dispatch/executor.js";
-import type { DubboObserver } from "./dubbo-observer.js";
 import type { ErrorReply, OkReply, RequestHandler, ServerRequest } from "./exchange/index.js";
 import { Status } from "./exchange/index.js";
-import type { ExportedService, ExporterTable } from "./exporter-table.js";
-import { findOverload, providerServiceKey } from "./exporter-table.js";
-import { ProviderInvocation, timeoutFromAttachment } from "./provider-invocation.js";
 
 export const ECHO_METHOD = "$echo";
 const GENERIC_METHODS: ReadonlySet<string> = new Set(["$invoke", "$invokeAsync"]);
@@ -40,7 +40,7 @@ export interface ProviderHandlerOptions {
   /** `host:port` of the server, for error messages. */
   readonly address: string;
   readonly logger: Logger;
-  readonly observer?: DubboObserver | undefined;
+  readonly observer?: ProtocolObserver | undefined;
 }
 
 /** A request naming a method and parameter types the exported contract does not have, with Java's status for it. */

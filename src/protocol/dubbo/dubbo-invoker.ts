@@ -78,16 +78,26 @@ export class DubboInvoker implements Invoker {
   readonly #timeouts: AttemptTimeouts;
   readonly #slot = new BodyWriterSlot();
   readonly #lazy: boolean;
+  readonly #onDestroy: ((invoker: DubboInvoker) => void) | undefined;
   #connectedOnce = false;
   #destroyed = false;
 
-  constructor(url: Url, holder: ConnectionHolder<ExchangeClient>, options: { readonly lazy: boolean }) {
+  constructor(
+    url: Url,
+    holder: ConnectionHolder<ExchangeClient>,
+    options: {
+      readonly lazy: boolean;
+      /** Told once when this invoker is destroyed (its protocol stops holding it). */
+      readonly onDestroy?: (invoker: DubboInvoker) => void;
+    },
+  ) {
     this.url = url;
     this.#holder = holder;
     this.#address = url.address;
     this.#path = url.path || url.serviceInterface;
     this.#version = url.string("version", DEFAULT_SERVICE_VERSION);
     this.#lazy = options.lazy;
+    this.#onDestroy = options.onDestroy;
     this.#timeouts = new AttemptTimeouts(url);
     const base: Record<string, unknown> = { interface: url.serviceInterface };
     const group = url.get("group");
@@ -251,6 +261,7 @@ export class DubboInvoker implements Invoker {
   async destroy(): Promise<void> {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    this.#onDestroy?.(this);
     await this.#holder.close();
   }
 }

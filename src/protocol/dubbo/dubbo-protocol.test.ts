@@ -362,6 +362,23 @@ describe("dubbo protocol", () => {
     assert.equal(calls, 1);
   });
 
+  it("dubbo - the protocol lets go of a destroyed reference: 1000 refer/destroy cycles leave none held", async () => {
+    const { port } = await serve();
+    const consumer = newProtocol();
+    // One reference keeps the shared link up, so each cycle refers over a live connection.
+    const kept = await consumer.refer(referenceUrl(port, "&connections=0"));
+    for (let i = 0; i < 1000; i++) {
+      const invoker = await consumer.refer(referenceUrl(port, "&connections=0"));
+      if (i % 250 === 0)
+        assert.equal(await createStub(DemoService, invoker).sayHello("again"), "Hello again");
+      assert.equal(consumer.invokerCount, 2);
+      await invoker.destroy();
+      assert.equal(consumer.invokerCount, 1, `cycle ${i}: the destroyed invoker is still held`);
+    }
+    await kept.destroy();
+    assert.equal(consumer.invokerCount, 0);
+  });
+
   it("dubbo - shared connections: two references to one address use one link until both are gone", async () => {
     const { provider, port } = await serve();
     const consumer = newProtocol();

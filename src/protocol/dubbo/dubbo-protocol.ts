@@ -57,6 +57,8 @@ export interface DubboExporter extends Exporter {
 export interface DubboProtocol extends Protocol {
   export(invoker: Invoker): Promise<DubboExporter>;
   refer(url: Url): Promise<DubboInvoker>;
+  /** The invokers `refer` made that are not destroyed yet, for diagnostics. */
+  readonly invokerCount: number;
   /** Addresses (`host:port`) of the servers now running, for diagnostics. */
   readonly serverAddresses: readonly string[];
   /** Each running server: its address, open connections, calls in flight and exported service keys. */
@@ -223,6 +225,9 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   const protocol: DubboProtocol = {
     name: DUBBO_PROTOCOL,
     defaultPort: DEFAULT_DUBBO_PORT,
+    get invokerCount() {
+      return references.size;
+    },
     get serverAddresses() {
       return [...servers.keys()];
     },
@@ -314,7 +319,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
         await holder.close();
         throw error;
       }
-      const invoker = new DubboInvoker(url, holder, { lazy });
+      const invoker = new DubboInvoker(url, holder, { lazy, onDestroy: (i) => references.delete(i) });
       references.add(invoker);
       return invoker;
     },
@@ -327,7 +332,6 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       await Promise.all(running.map((s) => s?.close()));
       await Promise.all([...exporters].map((e) => e.unexport()));
       await Promise.all([...references].map((r) => r.destroy()));
-      references.clear();
       await Promise.all([...pools.values()].map((shared) => shared.pool.close()));
       pools.clear();
     },

@@ -64,6 +64,23 @@ describe("injvm end to end", () => {
     await protocol.destroy();
   });
 
+  it("injvm - the protocol lets go of a destroyed reference: 1000 refer/destroy cycles leave none held", async () => {
+    const protocol = createInjvmProtocol();
+    await protocol.export(createProviderInvoker(DemoService, implementation, PROVIDER_URL));
+    for (let i = 0; i < 1000; i++) {
+      const invoker = await protocol.refer(REFERENCE_URL);
+      if (i % 250 === 0)
+        assert.deepEqual(await createStub(DemoService, invoker).greet({ name: "A", age: 1 }), {
+          name: "Dear A",
+          age: 2,
+        });
+      assert.equal(protocol.invokerCount, 1);
+      await invoker.destroy();
+      assert.equal(protocol.invokerCount, 0, `cycle ${i}: the destroyed invoker is still held`);
+    }
+    await protocol.destroy();
+  });
+
   it("injvm - attachments travel to the provider and back", async () => {
     const { protocol } = await setUp();
     await protocol.export(createProviderInvoker(DemoService, implementation, PROVIDER_URL));

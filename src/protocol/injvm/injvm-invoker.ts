@@ -31,10 +31,19 @@ export class InjvmInvoker implements Invoker {
   readonly #key: string;
   readonly #deadlines: DeadlineTimers;
   readonly #timeouts: AttemptTimeouts;
+  readonly #onDestroy: ((invoker: InjvmInvoker) => void) | undefined;
   #destroyed = false;
 
-  constructor(url: Url, key: string, registry: InjvmRegistry, deadlines: DeadlineTimers) {
+  constructor(
+    url: Url,
+    key: string,
+    registry: InjvmRegistry,
+    deadlines: DeadlineTimers,
+    /** Told once when this invoker is destroyed (its protocol stops holding it). */
+    onDestroy?: (invoker: InjvmInvoker) => void,
+  ) {
     this.url = url;
+    this.#onDestroy = onDestroy;
     this.#key = key;
     this.#registry = registry;
     this.#deadlines = deadlines;
@@ -82,7 +91,9 @@ export class InjvmInvoker implements Invoker {
   }
 
   async destroy(): Promise<void> {
+    if (this.#destroyed) return;
     this.#destroyed = true;
+    this.#onDestroy?.(this);
   }
 
   #notExported(inv: Invocation): RpcError {

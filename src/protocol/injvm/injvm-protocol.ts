@@ -20,6 +20,8 @@ export interface InjvmProtocolOptions {
 
 export interface InjvmProtocol extends Protocol {
   readonly registry: InjvmRegistry;
+  /** The invokers `refer` made that are not destroyed yet, for diagnostics. */
+  readonly invokerCount: number;
 }
 
 /**
@@ -48,6 +50,9 @@ export function createInjvmProtocol(options: InjvmProtocolOptions = {}): InjvmPr
     name: INJVM_PROTOCOL,
     defaultPort: 0,
     registry,
+    get invokerCount() {
+      return references.size;
+    },
     async export(invoker: Invoker): Promise<Exporter> {
       assertAlive("export", invoker.url);
       const key = injvmServiceKey(invoker.url);
@@ -68,7 +73,9 @@ export function createInjvmProtocol(options: InjvmProtocolOptions = {}): InjvmPr
     },
     async refer(url: Url): Promise<Invoker> {
       assertAlive("refer to", url);
-      const invoker = new InjvmInvoker(url, injvmServiceKey(url), registry, deadlines);
+      const invoker = new InjvmInvoker(url, injvmServiceKey(url), registry, deadlines, (i) =>
+        references.delete(i),
+      );
       references.add(invoker);
       return invoker;
     },
@@ -77,7 +84,6 @@ export function createInjvmProtocol(options: InjvmProtocolOptions = {}): InjvmPr
       destroyed = true;
       await Promise.all([...references].map((r) => r.destroy()));
       await Promise.all([...exporters].map((e) => e.unexport()));
-      references.clear();
     },
   };
 }

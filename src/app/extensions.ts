@@ -13,6 +13,7 @@ import {
   consoleLogger,
   DEFAULT_CLUSTER,
   DEFAULT_LOADBALANCE,
+  type DeadlineTimers,
   ExtensionPoint,
   type FilterExtension,
   type Logger,
@@ -39,6 +40,8 @@ import {
 /** What a protocol factory receives from its application. */
 export interface ProtocolContext {
   readonly rpcStatus: RpcStatusTable;
+  /** The application's one set of deadline timers: every protocol's attempt timeouts run on it. */
+  readonly deadlines: DeadlineTimers;
   readonly logger: AppLogger;
 }
 
@@ -92,9 +95,15 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
     rpcStatus,
     monitor,
   };
-  extensions.protocol.register(INJVM_PROTOCOL, () => createInjvmProtocol());
+  extensions.protocol.register(INJVM_PROTOCOL, (context) =>
+    createInjvmProtocol({ deadlines: context.deadlines }),
+  );
   extensions.protocol.register("dubbo", (context) =>
-    createDubboProtocol({ logger: context.logger, observer: monitorObserver(monitor) }),
+    createDubboProtocol({
+      logger: context.logger,
+      observer: monitorObserver(monitor),
+      deadlines: context.deadlines,
+    }),
   );
   extensions.filter
     .register("executes", executesFilterExtension)

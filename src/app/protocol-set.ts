@@ -1,4 +1,4 @@
-import { Code, type Protocol, RpcError } from "../core/index.js";
+import { Code, DeadlineTimers, type Protocol, RpcError } from "../core/index.js";
 import { wrapProtocolWithFilters } from "../filter/index.js";
 import { INJVM_PROTOCOL, type InjvmProtocol } from "../protocol/injvm/index.js";
 import type { AppLogger, Extensions } from "./extensions.js";
@@ -12,6 +12,8 @@ export class ProtocolSet {
   readonly #logger: AppLogger;
   readonly #wrapped = new Map<string, Protocol>();
   readonly #raw = new Map<string, Protocol>();
+  /** One timer wheel per application: every protocol's attempt timeouts share it. */
+  readonly #deadlines = new DeadlineTimers({ keepAlive: true });
 
   constructor(extensions: Extensions, logger: AppLogger) {
     this.#extensions = extensions;
@@ -29,7 +31,11 @@ export class ProtocolSet {
         Code.FailedPrecondition,
       );
     }
-    const raw = point.get(name)({ rpcStatus: this.#extensions.rpcStatus, logger: this.#logger });
+    const raw = point.get(name)({
+      rpcStatus: this.#extensions.rpcStatus,
+      logger: this.#logger,
+      deadlines: this.#deadlines,
+    });
     const wrapped = wrapProtocolWithFilters(raw, this.#extensions.filter);
     this.#raw.set(name, raw);
     this.#wrapped.set(name, wrapped);

@@ -1,6 +1,6 @@
 /**
- * Deadlines of many in-flight calls on a few timers: one wheel per protocol instance of an
- * application (every link of the dubbo protocol shares it), never one per process. Calls with the same timeout expire in the order
+ * Deadlines of many in-flight calls on a few timers: one wheel per application (every protocol and
+ * every link of the application shares it), never one per process. Calls with the same timeout expire in the order
  * they started, so each distinct timeout needs one timer, armed for its earliest deadline, instead
  * of a `setTimeout` + `clearTimeout` per call (a timer object, a list insertion and a removal on the
  * hot path). A call that settles is only removed from a map; the timer, when it fires, expires what

@@ -47,6 +47,8 @@ export interface DubboProtocolOptions {
   readonly shutdownWaitMs?: number;
   /** Told of connections and of calls refused by a full thread pool (the application's monitor). */
   readonly observer?: ProtocolObserver;
+  /** The application's deadline timers, shared by all its protocols (default: the protocol's own). */
+  readonly deadlines?: DeadlineTimers;
 }
 
 /** What `export` returns: the exporter and the URL it really serves on (bound port, generated token). */
@@ -109,8 +111,8 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   const pools = new Map<string, SharedPool>();
   /** The client TLS options of each setup, its files read once per protocol. */
   const clientTls = new Map<string, Promise<ConnectionOptions | undefined>>();
-  /** The timeouts of every call on every link of this protocol, on one timer per distinct timeout. */
-  const deadlines = new DeadlineTimers({ keepAlive: true });
+  /** The timeouts of every call on every link, on one timer per distinct timeout. */
+  const deadlines = options.deadlines ?? new DeadlineTimers({ keepAlive: true });
   let destroyed = false;
 
   function managedConnection(

@@ -16,6 +16,8 @@ export const INJVM_PROTOCOL = "injvm";
 export interface InjvmProtocolOptions {
   /** The application's in-process service table; a new one when absent. */
   readonly registry?: InjvmRegistry;
+  /** The application's deadline timers, shared by all its protocols (default: the protocol's own). */
+  readonly deadlines?: DeadlineTimers;
 }
 
 export interface InjvmProtocol extends Protocol {
@@ -33,8 +35,8 @@ export function createInjvmProtocol(options: InjvmProtocolOptions = {}): InjvmPr
   const registry = options.registry ?? createInjvmRegistry();
   const exporters = new Set<Exporter>();
   const references = new Set<Invoker>();
-  /** The timeouts of every in-process call of this application, on one timer per distinct timeout. */
-  const deadlines = new DeadlineTimers({ keepAlive: true });
+  /** The timeouts of every in-process call, on one timer per distinct timeout. */
+  const deadlines = options.deadlines ?? new DeadlineTimers({ keepAlive: true });
   let destroyed = false;
 
   const assertAlive = (what: string, url: Url): void => {

@@ -1,10 +1,20 @@
 import { splitList, type Url } from "../../core/index.js";
+import {
+  type ConditionMatch,
+  conditionMatches,
+  parseConditionMatch,
+} from "../config-center/condition-match.js";
 import { isEmptyUrl } from "../url-match.js";
 
 /** The host of a rule that applies to every address (Java's `ANYHOST_VALUE`). */
 export const ANY_HOST = "0.0.0.0";
 export const OVERRIDE_PROTOCOL = "override";
 export const ABSENT_PROTOCOL = "absent";
+/**
+ * The parameter carrying a v3.0 item's `match` (as JSON) on its override URL; Java keeps it as the
+ * URL attribute `MATCH_CONDITION`. Never copied onto the configured URL.
+ */
+export const MATCH_CONDITION_KEY = "MATCH_CONDITION";
 
 /**
  * Keys of a configurator URL that say where it applies, never copied onto the configured URL:
@@ -35,8 +45,8 @@ const CONDITION_KEYS = new Set([
  * - without it (the form dubbo-admin 2.6 and scripts write): a rule with a port targets the
  *   provider at `host:port` (on that provider and on every consumer of it); a rule without a port
  *   targets one consumer by host, or everyone with host `0.0.0.0`.
- * Then `providerAddresses`, `application` and `~key=value` conditions must match; `enabled=false`
- * switches the rule itself off.
+ * Then `providerAddresses`, `application` and `~key=value` conditions must match, and a v3.0 rule's
+ * `match` ({@link MATCH_CONDITION_KEY}); `enabled=false` switches the rule itself off.
  */
 export interface Configurator {
   readonly url: Url;
@@ -52,6 +62,17 @@ function param(url: Url, key: string): string | undefined {
   return v === undefined || v === "" ? undefined : v;
 }
 
+/** Java's `isV27ConditionMatchOrUnset`: a `providerAddresses` entry naming this provider. */
+function namesProvider(address: string, url: Url): boolean {
+  return (
+    address === url.address ||
+    address === ANY_HOST ||
+    address === `${ANY_HOST}:*` ||
+    address === `${ANY_HOST}:${url.port}` ||
+    address === url.host
+  );
+}
+
 function createConfigurator(rule: Url): Configurator {
   const absent = rule.protocol === ABSENT_PROTOCOL;
   const changes: Array<readonly [string, string]> = [];
@@ -60,11 +81,18 @@ function createConfigurator(rule: Url): Configurator {
     if (key.startsWith("~") || key === "application" || key === "side") {
       conditions.push([key.startsWith("~") ? key.slice(1) : key, value]);
     }
-    if (key.startsWith("~") || CONDITION_KEYS.has(key)) continue;
+    if (key.startsWith("~") || CONDITION_KEYS.has(key) || key === MATCH_CONDITION_KEY) continue;
     changes.push([key, value]);
   }
-  const providerAddresses = param(rule, "providerAddresses");
+  const providerAddressList = param(rule, "providerAddresses");
+  const providerAddresses = providerAddressList === undefined ? undefined : splitList(providerAddressList);
   const ruleApplication = param(rule, "application") ?? rule.username;
+  const matchJson = param(rule, MATCH_CONDITION_KEY);
+  const v3 = (param(rule, "configVersion") ?? "").startsWith("v3");
+  const match: ConditionMatch | undefined =
+    matchJson === undefined || !v3
+      ? undefined
+      : parseConditionMatch(JSON.parse(matchJson), `the match of ${rule.toString()}`);
 
   function apply(url: Url): Url {
     if (absent) {
@@ -76,19 +104,14 @@ function createConfigurator(rule: Url): Configurator {
 
   function configureIfMatch(host: string, url: Url): Url {
     if (rule.host !== ANY_HOST && rule.host !== host) return url;
-    if (
-      providerAddresses !== undefined &&
-      !providerAddresses.includes(url.address) &&
-      !providerAddresses.includes(ANY_HOST)
-    ) {
-      return url;
-    }
+    if (providerAddresses !== undefined && !providerAddresses.some((a) => namesProvider(a, url))) return url;
     const application = param(url, "application") ?? url.username;
     if (ruleApplication !== undefined && ruleApplication !== "*" && ruleApplication !== application)
       return url;
     for (const [key, value] of conditions) {
       if (value !== "*" && value !== url.get(key)) return url;
     }
+    if (match !== undefined && !conditionMatches(match, host, url)) return url;
     return apply(url);
   }
 
@@ -100,8 +123,12 @@ function createConfigurator(rule: Url): Configurator {
         const side = param(url, "side");
         const ruleSide = param(rule, "side");
         if (side !== ruleSide) return url;
-        if (ruleSide === "consumer" && rule.port === 0) return configureIfMatch(localHost, url);
-        if (ruleSide === "provider" && url.port === rule.port) return configureIfMatch(url.host, url);
+        // Java 2.7 also wants the rule's port to be the provider's (0 for consumers); Java 3 does not.
+        const portMatters = !v3;
+        if (ruleSide === "consumer" && (!portMatters || rule.port === 0))
+          return configureIfMatch(localHost, url);
+        if (ruleSide === "provider" && (!portMatters || url.port === rule.port))
+          return configureIfMatch(url.host, url);
         return url;
       }
       if (rule.port !== 0) {

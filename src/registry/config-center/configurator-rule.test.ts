@@ -126,4 +126,17 @@ describe("config-center configurator rules (dubbo-admin's YAML, Java's ConfigPar
     assert.equal(applyConfigurators(consumer, toConfigurators(rules), "10.1.0.7").get("timeout"), "6000");
     assert.equal(applyConfigurators(consumer, toConfigurators(rules), "10.2.0.7").get("timeout"), undefined);
   });
+
+  it("providerAddresses: Java 3 compares each entry (v3.0 rules), Java 2.7 searches the text (v2.7 rules)", () => {
+    const rule = (version: string) =>
+      toConfigurators(
+        parseConfiguratorRule(
+          `configVersion: ${version}\nkey: org.demo.Greeter\nconfigs:\n  - side: consumer\n    providerAddresses: ["110.0.0.1:20880"]\n    parameters: { weight: 5 }`,
+          "test",
+        ),
+      );
+    const merged = Url.parse("dubbo://10.0.0.1:20880/org.demo.Greeter?side=consumer");
+    assert.equal(applyConfigurators(merged, rule("v3.0"), "10.0.0.9").get("weight"), undefined);
+    assert.equal(applyConfigurators(merged, rule("v2.7"), "10.0.0.9").get("weight"), "5");
+  });
 });

@@ -41,7 +41,7 @@ const CONDITION_KEYS = new Set([
  * `AbstractConfigurator` matching:
  * - with `configVersion` (2.7 rules): `side=consumer` rules with no port apply on consumers whose
  *   host is the rule's host (or any, `0.0.0.0`); `side=provider` rules apply to the provider whose
- *   port (and host) they name;
+ *   port (and host) they name; v3.x rules (Java 3's matching) leave the port out of both;
  * - without it (the form dubbo-admin 2.6 and scripts write): a rule with a port targets the
  *   provider at `host:port` (on that provider and on every consumer of it); a rule without a port
  *   targets one consumer by host, or everyone with host `0.0.0.0`.
@@ -62,14 +62,20 @@ function param(url: Url, key: string): string | undefined {
   return v === undefined || v === "" ? undefined : v;
 }
 
-/** Java's `isV27ConditionMatchOrUnset`: a `providerAddresses` entry naming this provider. */
-function namesProvider(address: string, url: Url): boolean {
-  return (
-    address === url.address ||
-    address === ANY_HOST ||
-    address === `${ANY_HOST}:*` ||
-    address === `${ANY_HOST}:${url.port}` ||
-    address === url.host
+/**
+ * Whether a rule's `providerAddresses` names this provider: Java 3's `isV27ConditionMatchOrUnset`
+ * compares each entry (`host:port`, `host`, `0.0.0.0`, `0.0.0.0:*`, `0.0.0.0:port`); Java 2.7
+ * looks for the address, or `0.0.0.0`, anywhere in the text, which v2.7 rules keep.
+ */
+function namesProvider(providerAddresses: string, url: Url, v3: boolean): boolean {
+  if (!v3) return providerAddresses.includes(url.address) || providerAddresses.includes(ANY_HOST);
+  return splitList(providerAddresses).some(
+    (address) =>
+      address === url.address ||
+      address === ANY_HOST ||
+      address === `${ANY_HOST}:*` ||
+      address === `${ANY_HOST}:${url.port}` ||
+      address === url.host,
   );
 }
 
@@ -84,8 +90,7 @@ function createConfigurator(rule: Url): Configurator {
     if (key.startsWith("~") || CONDITION_KEYS.has(key) || key === MATCH_CONDITION_KEY) continue;
     changes.push([key, value]);
   }
-  const providerAddressList = param(rule, "providerAddresses");
-  const providerAddresses = providerAddressList === undefined ? undefined : splitList(providerAddressList);
+  const providerAddresses = param(rule, "providerAddresses");
   const ruleApplication = param(rule, "application") ?? rule.username;
   const matchJson = param(rule, MATCH_CONDITION_KEY);
   const v3 = (param(rule, "configVersion") ?? "").startsWith("v3");
@@ -104,7 +109,7 @@ function createConfigurator(rule: Url): Configurator {
 
   function configureIfMatch(host: string, url: Url): Url {
     if (rule.host !== ANY_HOST && rule.host !== host) return url;
-    if (providerAddresses !== undefined && !providerAddresses.some((a) => namesProvider(a, url))) return url;
+    if (providerAddresses !== undefined && !namesProvider(providerAddresses, url, v3)) return url;
     const application = param(url, "application") ?? url.username;
     if (ruleApplication !== undefined && ruleApplication !== "*" && ruleApplication !== application)
       return url;
@@ -124,11 +129,8 @@ function createConfigurator(rule: Url): Configurator {
         const ruleSide = param(rule, "side");
         if (side !== ruleSide) return url;
         // Java 2.7 also wants the rule's port to be the provider's (0 for consumers); Java 3 does not.
-        const portMatters = !v3;
-        if (ruleSide === "consumer" && (!portMatters || rule.port === 0))
-          return configureIfMatch(localHost, url);
-        if (ruleSide === "provider" && (!portMatters || url.port === rule.port))
-          return configureIfMatch(url.host, url);
+        if (ruleSide === "consumer" && (v3 || rule.port === 0)) return configureIfMatch(localHost, url);
+        if (ruleSide === "provider" && (v3 || url.port === rule.port)) return configureIfMatch(url.host, url);
         return url;
       }
       if (rule.port !== 0) {

@@ -119,7 +119,8 @@ function matchCondition(
   return result;
 }
 
-function sampleValue(url: Url, key: string, inv: Invocation | undefined): string | undefined {
+/** The value a condition key reads: the invoked method on the `when` side, else a URL part or parameter. */
+export function sampleValue(url: Url, key: string, inv: Invocation | undefined): string | undefined {
   if (inv !== undefined && (key === "method" || key === "methods")) return inv.method;
   switch (key) {
     case "address":
@@ -143,7 +144,7 @@ function sampleValue(url: Url, key: string, inv: Invocation | undefined): string
 }
 
 /** `arguments[n]` compares `String(args[n])`; outside the `when` side (no invocation) it never matches. */
-function matchArguments(key: string, pair: MatchPair, inv: Invocation | undefined): boolean {
+export function matchArguments(key: string, pair: MatchPair, inv: Invocation | undefined): boolean {
   if (inv === undefined) return false;
   const found = ARGUMENTS_PATTERN.exec(key.split(".")[0] ?? "");
   if (found === null) return false;

@@ -49,6 +49,18 @@ export function parseConditionRule(rule: string | undefined): ConditionRule {
   return { when, then };
 }
 
+/**
+ * One side of a condition (`method = find* & port = 20880`) as Java 3's `MultiDestConditionRouter`
+ * parses each `from`/`to` match of a v3.1 rule: no `consumer.`/`provider.` stripping; blank gives
+ * an empty condition.
+ */
+export function parseConditionSide(text: string): ReadonlyMap<string, MatchPair> {
+  const side = text.trim();
+  return side === ""
+    ? new Map()
+    : parseSide(side, offsetOfTrimmed(text, 0), { rule: text, normalized: text });
+}
+
 function offsetOfTrimmed(text: string, base: number): number {
   return base + (text.length - text.trimStart().length);
 }

@@ -3,20 +3,30 @@
 import type { ExtensionPoint, Url } from "../../core/index.js";
 import type { Router, RouterFactory } from "../contracts.js";
 import { createConditionRouterFactory } from "./condition-router.js";
+import { CONFIG_CONDITION_ROUTER, createConfigConditionRouterFactory } from "./config-condition-router.js";
 import { createMockRouterFactory } from "./mock-router.js";
 import type { RouterLog } from "./router-log.js";
 import { createScriptRouterFactory } from "./script-router.js";
+import { CONFIG_SCRIPT_ROUTER, createConfigScriptRouterFactory } from "./script-rule.js";
 import { createTagRouterFactory } from "./tag-router.js";
 
 export { createConditionRouter, createConditionRouterFactory } from "./condition-router.js";
 export { type ConditionRule, type MatchPair, matchPair, parseConditionRule } from "./condition-rule.js";
+export {
+  type ConditionRouterRule,
+  DEFAULT_DESTINATION_WEIGHT,
+  parseConditionRouterRule,
+} from "./condition-rule-yaml.js";
+export { CONFIG_CONDITION_ROUTER, createConfigConditionRouter } from "./config-condition-router.js";
 export { matchGlob, matchGlobWithParam } from "./glob-pattern.js";
+export { matchIpExpression } from "./ip-expression.js";
 export {
   createMockRouter,
   createMockRouterFactory,
   MOCK_PROTOCOL,
   MOCK_ROUTER_PRIORITY,
 } from "./mock-router.js";
+export { createMultiDestinationRoute } from "./multi-destination-router.js";
 export {
   createRouterChain,
   type RoutedWithReasons,
@@ -24,7 +34,30 @@ export {
   type RouterChainOptions,
 } from "./router-chain.js";
 export { type RouterLog, silentLog } from "./router-log.js";
+export {
+  parseRuleYaml,
+  ruleBoolean,
+  ruleError,
+  ruleList,
+  ruleMap,
+  ruleString,
+  ruleStrings,
+} from "./rule-yaml.js";
 export { createScriptRouter, createScriptRouterFactory } from "./script-router.js";
+export { CONFIG_SCRIPT_ROUTER, parseScriptRouterRule, type ScriptRouterRule } from "./script-rule.js";
+export {
+  type AddressMatch,
+  type ListStringMatch,
+  matchAddress,
+  matchListString,
+  matchString,
+  type ParamMatch,
+  parseAddressMatch,
+  parseListStringMatch,
+  parseParamMatch,
+  parseStringMatch,
+  type StringMatch,
+} from "./string-match.js";
 export {
   createTagRouter,
   createTagRouterFactory,
@@ -32,16 +65,29 @@ export {
   TAG_KEY,
   TAG_ROUTER_PRIORITY,
 } from "./tag-router.js";
+export { parseTagRouterRule, type TagDefinition, type TagRouterRule } from "./tag-rule.js";
 
 /** Names of the built-in router factories. */
-export const ROUTER_NAMES = { condition: "condition", tag: "tag", mock: "mock", script: "script" } as const;
+export const ROUTER_NAMES = {
+  condition: "condition",
+  tag: "tag",
+  mock: "mock",
+  script: "script",
+  conditionRule: CONFIG_CONDITION_ROUTER,
+  scriptRule: CONFIG_SCRIPT_ROUTER,
+} as const;
 
-/** Registers `condition`, `tag`, `mock` and `script` on an application's router extension point. */
+/**
+ * Registers `condition`, `tag`, `mock` and `script` (rule URLs) and `condition-router` and
+ * `script-router` (the config center's YAML rules) on an application's router extension point.
+ */
 export function registerBuiltinRouters(point: ExtensionPoint<RouterFactory>, log?: RouterLog): void {
   point.register(ROUTER_NAMES.condition, createConditionRouterFactory(log));
   point.register(ROUTER_NAMES.tag, createTagRouterFactory());
   point.register(ROUTER_NAMES.mock, createMockRouterFactory());
   point.register(ROUTER_NAMES.script, createScriptRouterFactory(log));
+  point.register(ROUTER_NAMES.conditionRule, createConfigConditionRouterFactory(log));
+  point.register(ROUTER_NAMES.scriptRule, createConfigScriptRouterFactory(log));
 }
 
 /**

@@ -174,13 +174,20 @@ describe("router rule URLs", () => {
     );
     assert.match(
       log.messages[1] ?? "",
-      /no router named "route" \(registered: condition, tag, mock, script\)/,
+      /no router named "route" \(registered: condition, tag, mock, script, condition-router, script-router\)/,
     );
   });
 
   it("router rules - registerBuiltinRouters refuses a second registration", () => {
     const routers = point();
-    assert.deepEqual(routers.names(), ["condition", "tag", "mock", "script"]);
+    assert.deepEqual(routers.names(), [
+      "condition",
+      "tag",
+      "mock",
+      "script",
+      "condition-router",
+      "script-router",
+    ]);
     assert.throws(
       () => registerBuiltinRouters(routers),
       (error: unknown) => error instanceof RpcError && error.code === Code.AlreadyExists,

@@ -1,26 +1,32 @@
-import { parse } from "yaml";
-import { Code, RpcError, Url } from "../../core/index.js";
-import { ANY_HOST, OVERRIDE_PROTOCOL } from "../directory/configurator.js";
+import {
+  parseRuleYaml,
+  ruleBoolean,
+  ruleError,
+  ruleList,
+  ruleMap,
+  ruleString,
+  ruleStrings,
+} from "../../cluster/index.js";
+import { Url } from "../../core/index.js";
+import { ANY_HOST, MATCH_CONDITION_KEY, OVERRIDE_PROTOCOL } from "../directory/configurator.js";
 import { CATEGORY_KEY, CONFIGURATORS_CATEGORY } from "../registry.js";
+import { parseConditionMatch } from "./condition-match.js";
 
 /** The config-center key suffix of override rules (Java's `CONFIGURATORS_SUFFIX`). */
 export const CONFIGURATORS_SUFFIX = ".configurators";
 
-interface ConfigItem {
-  readonly type?: string;
-  readonly enabled?: boolean;
-  readonly addresses?: readonly string[];
-  readonly providerAddresses?: readonly string[];
-  readonly services?: readonly string[];
-  readonly applications?: readonly string[];
-  readonly side?: string;
-  readonly parameters?: Readonly<Record<string, unknown>>;
-  readonly match?: unknown;
-}
-
-function texts(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [];
-}
+const RULE_FIELDS = ["configVersion", "scope", "key", "enabled", "configs"] as const;
+const ITEM_FIELDS = [
+  "type",
+  "enabled",
+  "addresses",
+  "providerAddresses",
+  "services",
+  "applications",
+  "side",
+  "parameters",
+  "match",
+] as const;
 
 /** `group/interface:version` as override URL parts (Java's `ConfigParser.appendService`). */
 function serviceParts(serviceKey: string): { path: string; params: Record<string, string> } {
@@ -39,60 +45,80 @@ function serviceParts(serviceKey: string): { path: string; params: Record<string
   return { path: name, params };
 }
 
+/** An item's `parameters` mapping as `[key, value]` strings. */
+function parameterChanges(value: unknown, where: string): Array<readonly [string, string]> {
+  if (value === undefined || value === null) return [];
+  if (typeof value !== "object" || Array.isArray(value))
+    throw ruleError(where, "expected a mapping (key: value lines)");
+  return Object.entries(value).map(([k, v]) => [k, ruleString(v, `${where}.${k}`) ?? ""] as const);
+}
+
+/** The older form: a JSON array of override URLs (Java's `parseJsonArray`). */
+function urlArray(text: string): Url[] | undefined {
+  try {
+    const list: unknown = JSON.parse(text);
+    return Array.isArray(list) && list.length > 0 ? list.map((u) => Url.parse(String(u))) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * dubbo-admin's configurator rule (YAML, `configVersion: v2.7`, `scope: service|application`,
+ * dubbo-admin's configurator rule (YAML: `configVersion` v2.7 or v3.0, `scope: service|application`,
  * `key`, `enabled`, `configs[]`) as the `override://` URLs Java's `ConfigParser.parseConfigurators`
  * makes of it, with category `configurators` so the registry directory applies them like the
- * rules under `/dubbo/{interface}/configurators`. Items with a v3.0 `match` are not supported
- * yet and are refused, rather than applied more widely than written. A JSON array of URLs (the
- * older form) is read as it is.
+ * rules under `/dubbo/{interface}/configurators`. A v3.0 item's `match` (address,
+ * providerAddress, service, app, param) rides on its URLs as {@link MATCH_CONDITION_KEY}.
+ * A JSON array of URLs (the older form) is read as it is. Throws `RpcError` (InvalidArgument)
+ * naming `where` and the field at fault (unknown fields included).
  */
 export function parseConfiguratorRule(text: string, where: string): Url[] {
-  let raw: unknown;
-  try {
-    raw = parse(text);
-  } catch (cause) {
-    throw new RpcError(`${where}: the configurator rule is not YAML`, Code.InvalidArgument, { cause });
-  }
-  if (Array.isArray(raw)) return raw.map((u) => Url.parse(String(u)));
-  const rule = (raw ?? {}) as Record<string, unknown>;
-  const key = typeof rule.key === "string" ? rule.key : "";
-  if (key === "") throw new RpcError(`${where}: the configurator rule has no key`, Code.InvalidArgument);
-  const application = rule.scope === "application";
-  const configVersion = String(rule.configVersion ?? "");
-  const ruleEnabled = rule.enabled === undefined ? true : String(rule.enabled) === "true";
-  const items = (Array.isArray(rule.configs) ? rule.configs : []) as ConfigItem[];
-  return items.flatMap((item, i) => {
-    if (item.match !== undefined) {
-      throw new RpcError(
-        `${where}: configs[${i}] has a v3.0 match condition, which is not supported yet (use addresses, providerAddresses, services, applications)`,
-        Code.Unimplemented,
+  const array = urlArray(text);
+  if (array !== undefined) return array;
+  const rule = ruleMap(parseRuleYaml(text, where), where, RULE_FIELDS);
+  const key = ruleString(rule.key, `${where}: key`) ?? "";
+  if (key === "") throw ruleError(where, "the configurator rule has no key");
+  const application = ruleString(rule.scope, `${where}: scope`) === "application";
+  const configVersion = ruleString(rule.configVersion, `${where}: configVersion`) ?? "";
+  const ruleEnabled = ruleBoolean(rule.enabled, `${where}: enabled`, true);
+  return ruleList(rule.configs, `${where}: configs`).flatMap((value, i) => {
+    const at = `${where}: configs[${i}]`;
+    const item = ruleMap(value, at, ITEM_FIELDS);
+    const changes = parameterChanges(item.parameters, `${at}.parameters`);
+    if (changes.length === 0) throw ruleError(at, "changes no parameter (parameters is empty)");
+    if (item.match !== undefined && !configVersion.startsWith("v3.0")) {
+      throw ruleError(
+        at,
+        `has a match, which Java reads only with configVersion: v3.0 (the rule says ${configVersion || "none"})`,
       );
     }
-    const parameters = Object.entries(item.parameters ?? {}).map(([k, v]) => [k, String(v)] as const);
-    if (parameters.length === 0) {
-      throw new RpcError(
-        `${where}: configs[${i}] changes no parameter (parameters is empty)`,
-        Code.InvalidArgument,
-      );
-    }
-    const addresses = texts(item.addresses).length > 0 ? texts(item.addresses) : [ANY_HOST];
-    const providers = texts(item.providerAddresses);
-    const enabled = item.type === undefined || item.type === "general" ? ruleEnabled : item.enabled === true;
+    // Checked here so a bad match fails the rule by name; the directory parses it again from the URL.
+    if (item.match !== undefined) parseConditionMatch(item.match, `${at}.match`);
+    const listed = ruleStrings(item.addresses, `${at}.addresses`);
+    const addresses = listed.length > 0 ? listed : [ANY_HOST];
+    const providers = ruleStrings(item.providerAddresses, `${at}.providerAddresses`);
+    const side = ruleString(item.side, `${at}.side`);
+    const type = ruleString(item.type, `${at}.type`);
+    const enabled =
+      type === undefined || type === "general"
+        ? ruleEnabled
+        : ruleBoolean(item.enabled, `${at}.enabled`, false);
     const common: Record<string, string> = {
       [CATEGORY_KEY]: CONFIGURATORS_CATEGORY,
-      ...(item.side === undefined ? {} : { side: item.side }),
-      ...Object.fromEntries(parameters),
+      ...(side === undefined ? {} : { side }),
+      ...Object.fromEntries(changes),
       ...(providers.length > 0
         ? { providerAddresses: providers.join(",") }
-        : item.side === "provider"
+        : side === "provider"
           ? { providerAddresses: addresses.join(",") }
           : {}),
       enabled: String(enabled),
       configVersion,
+      ...(item.match === undefined ? {} : { [MATCH_CONDITION_KEY]: JSON.stringify(item.match) }),
     };
-    const services = application ? (texts(item.services).length > 0 ? texts(item.services) : ["*"]) : [key];
-    const apps = application ? [key] : texts(item.applications);
+    const listedServices = ruleStrings(item.services, `${at}.services`);
+    const services = application ? (listedServices.length > 0 ? listedServices : ["*"]) : [key];
+    const apps = application ? [key] : ruleStrings(item.applications, `${at}.applications`);
     return addresses.flatMap((address) =>
       services.flatMap((service) => {
         const { path, params } = serviceParts(service);

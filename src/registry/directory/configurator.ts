@@ -1,10 +1,20 @@
 import { splitList, type Url } from "../../core/index.js";
+import {
+  type ConditionMatch,
+  conditionMatches,
+  parseConditionMatch,
+} from "../config-center/condition-match.js";
 import { isEmptyUrl } from "../url-match.js";
 
 /** The host of a rule that applies to every address (Java's `ANYHOST_VALUE`). */
 export const ANY_HOST = "0.0.0.0";
 export const OVERRIDE_PROTOCOL = "override";
 export const ABSENT_PROTOCOL = "absent";
+/**
+ * The parameter carrying a v3.0 item's `match` (as JSON) on its override URL; Java keeps it as the
+ * URL attribute `MATCH_CONDITION`. Never copied onto the configured URL.
+ */
+export const MATCH_CONDITION_KEY = "MATCH_CONDITION";
 
 /**
  * Keys of a configurator URL that say where it applies, never copied onto the configured URL:
@@ -31,12 +41,12 @@ const CONDITION_KEYS = new Set([
  * `AbstractConfigurator` matching:
  * - with `configVersion` (2.7 rules): `side=consumer` rules with no port apply on consumers whose
  *   host is the rule's host (or any, `0.0.0.0`); `side=provider` rules apply to the provider whose
- *   port (and host) they name;
+ *   port (and host) they name; v3.x rules (Java 3's matching) leave the port out of both;
  * - without it (the form dubbo-admin 2.6 and scripts write): a rule with a port targets the
  *   provider at `host:port` (on that provider and on every consumer of it); a rule without a port
  *   targets one consumer by host, or everyone with host `0.0.0.0`.
- * Then `providerAddresses`, `application` and `~key=value` conditions must match; `enabled=false`
- * switches the rule itself off.
+ * Then `providerAddresses`, `application` and `~key=value` conditions must match, and a v3.0 rule's
+ * `match` ({@link MATCH_CONDITION_KEY}); `enabled=false` switches the rule itself off.
  */
 export interface Configurator {
   readonly url: Url;
@@ -52,6 +62,23 @@ function param(url: Url, key: string): string | undefined {
   return v === undefined || v === "" ? undefined : v;
 }
 
+/**
+ * Whether a rule's `providerAddresses` names this provider: Java 3's `isV27ConditionMatchOrUnset`
+ * compares each entry (`host:port`, `host`, `0.0.0.0`, `0.0.0.0:*`, `0.0.0.0:port`); Java 2.7
+ * looks for the address, or `0.0.0.0`, anywhere in the text, which v2.7 rules keep.
+ */
+function namesProvider(providerAddresses: string, url: Url, v3: boolean): boolean {
+  if (!v3) return providerAddresses.includes(url.address) || providerAddresses.includes(ANY_HOST);
+  return splitList(providerAddresses).some(
+    (address) =>
+      address === url.address ||
+      address === ANY_HOST ||
+      address === `${ANY_HOST}:*` ||
+      address === `${ANY_HOST}:${url.port}` ||
+      address === url.host,
+  );
+}
+
 function createConfigurator(rule: Url): Configurator {
   const absent = rule.protocol === ABSENT_PROTOCOL;
   const changes: Array<readonly [string, string]> = [];
@@ -60,11 +87,17 @@ function createConfigurator(rule: Url): Configurator {
     if (key.startsWith("~") || key === "application" || key === "side") {
       conditions.push([key.startsWith("~") ? key.slice(1) : key, value]);
     }
-    if (key.startsWith("~") || CONDITION_KEYS.has(key)) continue;
+    if (key.startsWith("~") || CONDITION_KEYS.has(key) || key === MATCH_CONDITION_KEY) continue;
     changes.push([key, value]);
   }
   const providerAddresses = param(rule, "providerAddresses");
   const ruleApplication = param(rule, "application") ?? rule.username;
+  const matchJson = param(rule, MATCH_CONDITION_KEY);
+  const v3 = (param(rule, "configVersion") ?? "").startsWith("v3");
+  const match: ConditionMatch | undefined =
+    matchJson === undefined || !v3
+      ? undefined
+      : parseConditionMatch(JSON.parse(matchJson), `the match of ${rule.toString()}`);
 
   function apply(url: Url): Url {
     if (absent) {
@@ -76,19 +109,14 @@ function createConfigurator(rule: Url): Configurator {
 
   function configureIfMatch(host: string, url: Url): Url {
     if (rule.host !== ANY_HOST && rule.host !== host) return url;
-    if (
-      providerAddresses !== undefined &&
-      !providerAddresses.includes(url.address) &&
-      !providerAddresses.includes(ANY_HOST)
-    ) {
-      return url;
-    }
+    if (providerAddresses !== undefined && !namesProvider(providerAddresses, url, v3)) return url;
     const application = param(url, "application") ?? url.username;
     if (ruleApplication !== undefined && ruleApplication !== "*" && ruleApplication !== application)
       return url;
     for (const [key, value] of conditions) {
       if (value !== "*" && value !== url.get(key)) return url;
     }
+    if (match !== undefined && !conditionMatches(match, host, url)) return url;
     return apply(url);
   }
 
@@ -100,8 +128,9 @@ function createConfigurator(rule: Url): Configurator {
         const side = param(url, "side");
         const ruleSide = param(rule, "side");
         if (side !== ruleSide) return url;
-        if (ruleSide === "consumer" && rule.port === 0) return configureIfMatch(localHost, url);
-        if (ruleSide === "provider" && url.port === rule.port) return configureIfMatch(url.host, url);
+        // Java 2.7 also wants the rule's port to be the provider's (0 for consumers); Java 3 does not.
+        if (ruleSide === "consumer" && (v3 || rule.port === 0)) return configureIfMatch(localHost, url);
+        if (ruleSide === "provider" && (v3 || url.port === rule.port)) return configureIfMatch(url.host, url);
         return url;
       }
       if (rule.port !== 0) {

@@ -281,7 +281,9 @@ export class RegistryDirectory extends SnapshotDirectory {
 
   /** Turns the current lists into a new snapshot: reuse, refer, swap, then destroy what left. */
   async #refresh(): Promise<void> {
-    const routers = [...this.#builtinRouters, ...this.#ruleRouters];
+    // A rule router of a built-in's name (the config center's tag rule) takes that router's place.
+    const ruleNames = new Set(this.#ruleRouters.map((r) => r.name));
+    const routers = [...this.#builtinRouters.filter((r) => !ruleNames.has(r.name)), ...this.#ruleRouters];
     const providerUrls = this.#providerUrls;
     if (providerUrls === undefined) {
       this.#updateOverriddenUrl([]);

@@ -87,7 +87,10 @@ export async function exportWithRegistry(
       const registry = await options.registries.get(registryUrl);
       const mode = options.discovery === undefined ? "interface" : registerModeOf(registryUrl);
       if (registersInterfaces(mode)) {
-        const registration = new ProviderRegistration(registry, served, logger);
+        // Java's provider also follows the config center's `{application}.configurators` and
+        // `{interface:version:group}.configurators`.
+        const rules = options.discovery?.withConfigCenterRules(registry, registry) ?? registry;
+        const registration = new ProviderRegistration(rules, served, logger);
         registrations.push(registration);
         await registration.start();
       }

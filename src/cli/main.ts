@@ -2,17 +2,20 @@
 // Mistakes print one line naming the flag to change (exit 2); nothing prints a stack trace.
 import { readFileSync } from "node:fs";
 import { UsageError } from "./flags.js";
+import { runGenCommand } from "./gen-command.js";
 import { runRegistryCommand } from "./registry-command.js";
 
 /** Each command parses its own flags (and answers its own --help); it resolves with the exit code. */
 const COMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
   registry: runRegistryCommand,
+  gen: runGenCommand,
 };
 
 const USAGE = `usage: dubbo-ts <command> [flags]
 
 commands:
   registry   run the embedded dubbo:// registry until SIGINT/SIGTERM
+  gen        write TypeScript contracts from a Java API jar or classes directory
 
 dubbo-ts <command> --help   flags of one command
 dubbo-ts --version          the installed version

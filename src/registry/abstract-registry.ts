@@ -18,6 +18,9 @@ export interface RegistryOptions {
   readonly monitor?: MonitorEvents;
 }
 
+/** Not a category: the URL is not one the subscription wants. */
+const NOT_MATCHED = "";
+
 interface Subscription {
   readonly url: Url;
   readonly listeners: Set<NotifyListener>;
@@ -37,6 +40,8 @@ export abstract class AbstractRegistry implements Registry {
   /** subscription URL → category → the last full list notified. */
   readonly #notified = new Map<string, Map<string, readonly Url[]>>();
   readonly #cache: RegistryCacheFile | undefined;
+  /** subscription URL → what each notified URL matched (see `#categoriesOf`). */
+  readonly #categories = new Map<string, WeakMap<Url, string>>();
   #destroyed = false;
 
   constructor(url: Url, options: RegistryOptions = {}) {
@@ -110,6 +115,7 @@ export abstract class AbstractRegistry implements Registry {
     if (subscription.listeners.size === 0) {
       this.#subscribed.delete(key);
       this.#notified.delete(key);
+      this.#categories.delete(key);
     }
   }
 
@@ -132,10 +138,16 @@ export abstract class AbstractRegistry implements Registry {
       this.logger.warn(`ignoring an empty notification for ${url.serviceKey}`);
       return;
     }
+    const key = url.toFullString();
+    const categories = this.#categoriesOf(key);
     const byCategory = new Map<string, Url[]>();
     for (const u of urls) {
-      if (!isMatch(url, u)) continue;
-      const category = categoryOf(u);
+      let category = categories.get(u);
+      if (category === undefined) {
+        category = isMatch(url, u) ? categoryOf(u) : NOT_MATCHED;
+        categories.set(u, category);
+      }
+      if (category === NOT_MATCHED) continue;
       let list = byCategory.get(category);
       if (list === undefined) {
         list = [];
@@ -144,7 +156,6 @@ export abstract class AbstractRegistry implements Registry {
       list.push(u);
     }
     if (byCategory.size === 0) return;
-    const key = url.toFullString();
     let notified = this.#notified.get(key);
     if (notified === undefined) {
       notified = new Map();
@@ -164,6 +175,20 @@ export abstract class AbstractRegistry implements Registry {
     }
     this.#saveCache(url, notified);
     listener(batch);
+  }
+
+  /**
+   * The category of each URL notified to one subscription, or NOT_MATCHED, remembered per `Url`
+   * object: a registry that hands the same objects for unchanged entries (ZooKeeper's child
+   * cache) has 10 000 of them matched once, not once per change.
+   */
+  #categoriesOf(subscriptionKey: string): WeakMap<Url, string> {
+    let categories = this.#categories.get(subscriptionKey);
+    if (categories === undefined) {
+      categories = new WeakMap();
+      this.#categories.set(subscriptionKey, categories);
+    }
+    return categories;
   }
 
   /**

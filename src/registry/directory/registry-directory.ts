@@ -84,8 +84,13 @@ export class RegistryDirectory extends SnapshotDirectory {
   #nearMisses: readonly NearMiss[] = [];
   #ruleRouters: readonly Router[] = [];
   #overriddenUrl: Url;
+  /** The consumer URL with `check=false`, which every provider is referred with. */
+  readonly #uncheckedUrl: Url;
   /** Invokers by the full string of the URL they were referred with. */
   #invokers = new Map<string, Invoker>();
+  /** What each current provider URL resolved to under the current rules; cleared when they change. */
+  #resolved = new Map<Url, Resolved>();
+  #paramKeySets = new Map<string, string>();
   #running: Promise<void> | undefined;
   #dirty = false;
   readonly #providerWaiters = new Set<() => void>();
@@ -101,6 +106,7 @@ export class RegistryDirectory extends SnapshotDirectory {
     this.#builtinRouters = options.builtinRouters ?? [];
     this.#logger = options.logger ?? consoleLogger;
     this.#overriddenUrl = options.consumerUrl;
+    this.#uncheckedUrl = options.consumerUrl.withParams({ check: "false" });
   }
 
   /** The consumer URL with the current `override://` rules applied (Java's `overrideDirectoryUrl`). */
@@ -168,7 +174,11 @@ export class RegistryDirectory extends SnapshotDirectory {
       byCategory.set(category, list);
     }
     const configurators = byCategory.get(CONFIGURATORS_CATEGORY);
-    if (configurators !== undefined) this.#configurators = toConfigurators(configurators);
+    if (configurators !== undefined) {
+      this.#configurators = toConfigurators(configurators);
+      this.#resolved = new Map();
+      this.#paramKeySets = new Map();
+    }
     const routers = byCategory.get(ROUTERS_CATEGORY);
     if (routers !== undefined) {
       this.#ruleRouters =
@@ -265,18 +275,82 @@ export class RegistryDirectory extends SnapshotDirectory {
     } while (this.#dirty && !this.destroyed);
   }
 
-  /** One record per change of the provider set: who came, who left, how many are left. */
-  #logChanges(before: readonly Invoker[], after: readonly Invoker[]): void {
-    const was = new Set(before.map((i) => i.url.address));
-    const now = new Set(after.map((i) => i.url.address));
+  /**
+   * One record per change of the provider set: who came, who left, how many are left. Built from
+   * the invokers referred and destroyed by this refresh, so a change costs what changed.
+   */
+  #logChanges(added: readonly Invoker[], removed: readonly Invoker[], now: number): void {
+    const came = new Set(added.map((i) => i.url.address));
+    const left = new Set(removed.map((i) => i.url.address));
     const changes = [
-      ...[...now].filter((a) => !was.has(a)).map((a) => `+${a}`),
-      ...[...was].filter((a) => !now.has(a)).map((a) => `-${a}`),
+      ...[...came].filter((a) => !left.has(a)).map((a) => `+${a}`),
+      ...[...left].filter((a) => !came.has(a)).map((a) => `-${a}`),
     ];
     if (changes.length === 0) return;
-    const message = `providers of ${this.url.serviceKey}: ${changes.join(", ")} (${now.size} now)`;
-    if (now.size === 0) this.#logger.warn(`${message}; calls fail until a provider registers`);
+    const message = `providers of ${this.url.serviceKey}: ${changes.join(", ")} (${now} now)`;
+    if (now === 0) this.#logger.warn(`${message}; calls fail until a provider registers`);
     else this.#logger.info(message);
+  }
+
+  /**
+   * What one provider URL becomes under the current rules: merged with the consumer URL and the
+   * configurators applied, or why it is left out. Remembered per provider `Url` object (the
+   * registry hands the same object for an unchanged node) until the rules change.
+   */
+  #resolve(provider: Url, allowed: readonly string[] | undefined): Resolved {
+    const known = this.#resolved.get(provider);
+    if (known !== undefined) return known;
+    if (allowed !== undefined && !allowed.includes(provider.protocol)) {
+      return {
+        kind: "mismatch",
+        reason: {
+          kind: "mismatch",
+          detail: `provider speaks ${provider.protocol}; this reference accepts protocol=${allowed.join(",")}`,
+        },
+      };
+    }
+    if (protocolFor(this.#protocol, provider.protocol) === undefined) {
+      return {
+        kind: "mismatch",
+        reason: {
+          kind: "mismatch",
+          detail: `no ${provider.protocol} protocol in this application (unsupported protocol)`,
+        },
+      };
+    }
+    // Referred with check=false: a provider that is down now is reconnected in the background.
+    // Without rules, the consumer side's check=false (it overrides the provider's) is enough.
+    const merged =
+      this.#configurators.length === 0
+        ? mergeProviderUrl(provider, this.#uncheckedUrl)
+        : applyConfigurators(
+            mergeProviderUrl(provider, this.url),
+            this.#configurators,
+            this.url.host,
+          ).withParams({ check: "false" });
+    const paramKeys = this.#internParamKeys(merged);
+    if (isDisabled(merged)) {
+      const byRule = !isDisabled(provider);
+      return {
+        kind: "disabled",
+        merged,
+        paramKeys,
+        reason: {
+          kind: "disabled",
+          detail: byRule ? "disabled by an override rule" : "the provider registered itself disabled",
+        },
+      };
+    }
+    return { kind: "wanted", merged, paramKeys, key: merged.toFullString() };
+  }
+
+  /** One shared string per distinct set of parameter names (providers of one service share a few). */
+  #internParamKeys(url: Url): string {
+    const keys = [...url.params.keys()].join("&");
+    const known = this.#paramKeySets.get(keys);
+    if (known !== undefined) return known;
+    this.#paramKeySets.set(keys, keys);
+    return keys;
   }
 
   /** Turns the current lists into a new snapshot: reuse, refer, swap, then destroy what left. */
@@ -299,42 +373,25 @@ export class RegistryDirectory extends SnapshotDirectory {
     }
     const excluded = new Map<string, ExclusionReason>();
     const wanted = new Map<string, Url>();
-    const merged: Url[] = [];
+    // Only the first merged URL of each set of parameter names can give the reference a default.
+    const defaultGivers: Url[] = [];
+    const givingKeySets = new Set<string>();
     const allowed = listParam(this.url, "protocol");
+    const resolved = new Map<Url, Resolved>();
     for (const provider of providerUrls) {
-      const address = provider.address;
-      if (allowed !== undefined && !allowed.includes(provider.protocol)) {
-        excluded.set(address, {
-          kind: "mismatch",
-          detail: `provider speaks ${provider.protocol}; this reference accepts protocol=${allowed.join(",")}`,
-        });
-        continue;
+      const outcome = this.#resolve(provider, allowed);
+      resolved.set(provider, outcome);
+      if (outcome.kind !== "mismatch" && !givingKeySets.has(outcome.paramKeys)) {
+        givingKeySets.add(outcome.paramKeys);
+        defaultGivers.push(outcome.merged);
       }
-      if (protocolFor(this.#protocol, provider.protocol) === undefined) {
-        excluded.set(address, {
-          kind: "mismatch",
-          detail: `no ${provider.protocol} protocol in this application (unsupported protocol)`,
-        });
-        continue;
-      }
-      const url = applyConfigurators(
-        mergeProviderUrl(provider, this.url),
-        this.#configurators,
-        this.url.host,
-      ).withParams({ check: "false" });
-      merged.push(url);
-      if (isDisabled(url)) {
-        const byRule = !isDisabled(provider);
-        excluded.set(address, {
-          kind: "disabled",
-          detail: byRule ? "disabled by an override rule" : "the provider registered itself disabled",
-        });
-        continue;
-      }
-      wanted.set(url.toFullString(), url);
+      if (outcome.kind === "wanted") wanted.set(outcome.key, outcome.merged);
+      else excluded.set(provider.address, outcome.reason);
     }
+    this.#resolved = resolved;
 
     const next = new Map<string, Invoker>();
+    const added: Invoker[] = [];
     const referring: Array<Promise<void>> = [];
     for (const [key, url] of wanted) {
       const existing = this.#invokers.get(key);
@@ -347,6 +404,7 @@ export class RegistryDirectory extends SnapshotDirectory {
         protocol.refer(url).then(
           (invoker) => {
             next.set(key, invoker);
+            added.push(invoker);
           },
           (error: unknown) => {
             excluded.set(url.address, { kind: "unavailable" });
@@ -360,22 +418,23 @@ export class RegistryDirectory extends SnapshotDirectory {
     }
     await Promise.all(referring);
     if (this.destroyed) {
-      const fresh = [...next].filter(([key]) => !this.#invokers.has(key)).map(([, i]) => i);
-      await Promise.allSettled(fresh.map((i) => i.destroy()));
+      await Promise.allSettled(added.map((i) => i.destroy()));
       return;
     }
     // Keep the registry's order, so balancers that depend on it (round robin) see a stable list.
-    const ordered = [...wanted.keys()].flatMap((key) => {
+    const ordered: Invoker[] = [];
+    for (const key of wanted.keys()) {
       const invoker = next.get(key);
-      return invoker === undefined ? [] : [invoker];
-    });
+      if (invoker !== undefined) ordered.push(invoker);
+    }
     const previous = this.#invokers;
     this.#invokers = next;
-    this.#updateOverriddenUrl(merged);
+    this.#updateOverriddenUrl(defaultGivers);
     this.swap({ invokers: ordered, excluded, routers });
-    this.#logChanges([...previous.values()], ordered);
+    const removed: Invoker[] = [];
+    for (const [key, invoker] of previous) if (!next.has(key)) removed.push(invoker);
+    this.#logChanges(added, removed, ordered.length);
     if (ordered.length > 0) for (const done of [...this.#providerWaiters]) done();
-    const removed = [...previous].filter(([key]) => !next.has(key)).map(([, i]) => i);
     const results = await Promise.allSettled(removed.map((i) => i.destroy()));
     for (const result of results) {
       if (result.status === "rejected") {
@@ -384,3 +443,14 @@ export class RegistryDirectory extends SnapshotDirectory {
     }
   }
 }
+
+/** One provider URL under the current rules (see `RegistryDirectory#resolve`). */
+type Resolved =
+  | { readonly kind: "mismatch"; readonly reason: ExclusionReason }
+  | {
+      readonly kind: "disabled";
+      readonly merged: Url;
+      readonly paramKeys: string;
+      readonly reason: ExclusionReason;
+    }
+  | { readonly kind: "wanted"; readonly merged: Url; readonly paramKeys: string; readonly key: string };

@@ -1,5 +1,6 @@
 import zookeeper from "node-zookeeper-client";
 import { Code, RpcError } from "../../core/index.js";
+import { ZkFrames } from "./zk-frames.js";
 
 /**
  * A promise-based face over the npm `node-zookeeper-client`, exposing only what the registry uses.
@@ -254,15 +255,24 @@ export class ZkClient {
    * understand (e.g. "Unknown code" when the address now answers with another protocol, as a
    * ZooKeeper port reused after a restart may). Uncaught, that would end the process; instead the
    * link is dropped and the client reconnects. Installed before `connect()` binds the handler.
+   * It also hands the library whole frames (zk-frames.ts), so a large reply is joined once.
    */
   #guardFrameParsing(): void {
     const internals = this.#internals();
     const parse = internals?.onSocketData;
     if (internals === undefined || parse === undefined) return;
+    const frames = new ZkFrames();
+    let socket: unknown;
     internals.onSocketData = (buffer: Buffer) => {
+      // Each new socket starts a new byte stream: what the last one left half-received is void.
+      if (internals.socket !== socket) {
+        socket = internals.socket;
+        frames.clear();
+      }
       try {
-        parse.call(internals, buffer);
+        for (const frame of frames.push(buffer)) parse.call(internals, frame);
       } catch (error) {
+        frames.clear();
         this.#options.onBadReply?.(error);
         internals.socket?.destroy();
       }

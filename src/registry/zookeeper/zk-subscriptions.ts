@@ -1,10 +1,11 @@
-import { Url } from "../../core/index.js";
+import type { Url } from "../../core/index.js";
 import { ANY_VALUE, type NotifyListener, type RegistryLogger } from "../registry.js";
-import { emptyUrl, isMatch } from "../url-match.js";
+import { emptyUrl } from "../url-match.js";
 import { type AllServicesHost, AllServicesSubscription } from "./all-services.js";
+import { ChildUrls } from "./child-urls.js";
 import { type ChildrenSubscriber, ChildrenWatch } from "./children-watch.js";
 import type { ZkClient } from "./zk-client.js";
-import { categoryPaths, ENCODED_PROTOCOL_SEPARATOR, lastSegment } from "./zk-paths.js";
+import { categoryPaths, lastSegment } from "./zk-paths.js";
 
 interface Attached {
   readonly watch: ChildrenWatch;
@@ -59,7 +60,8 @@ export class ZkSubscriptions {
   async lookup(url: Url): Promise<Url[]> {
     const out: Url[] = [];
     for (const path of categoryPaths(this.#host.root, url)) {
-      out.push(...this.#toUrls(url, (await this.#host.currentClient().getChildren(path)) ?? []));
+      const children = (await this.#host.currentClient().getChildren(path)) ?? [];
+      out.push(...new ChildUrls(url, this.#host.root, this.#host.logger).urls(children));
     }
     return out;
   }
@@ -73,9 +75,10 @@ export class ZkSubscriptions {
     this.#assertCurrent(client, url);
     // From here on synchronous: attach, then notify the lists as they are now, so no change is lost.
     this.#detach(url, listener);
-    const attached = watches.map((watch) => {
-      const subscriber: ChildrenSubscriber = (children) =>
-        this.#host.notify(url, listener, this.#toUrlsWithEmpty(url, watch.path, children));
+    const parsed = watches.map((watch) => this.#withEmpty(url, watch.path));
+    const attached = watches.map((watch, i) => {
+      const toUrls = parsed[i]!;
+      const subscriber: ChildrenSubscriber = (children) => this.#host.notify(url, listener, toUrls(children));
       watch.add(subscriber);
       return { watch, subscriber };
     });
@@ -83,7 +86,7 @@ export class ZkSubscriptions {
     this.#host.notify(
       url,
       listener,
-      watches.flatMap((w) => this.#toUrlsWithEmpty(url, w.path, w.children ?? [])),
+      watches.flatMap((w, i) => parsed[i]!(w.children ?? [])),
     );
   }
 
@@ -141,29 +144,13 @@ export class ZkSubscriptions {
     this.#attached.clear();
   }
 
-  #toUrls(subscription: Url, children: readonly string[]): Url[] {
-    const out: Url[] = [];
-    for (const child of children) {
-      // Java reads only children that contain an encoded "://".
-      if (!child.includes(ENCODED_PROTOCOL_SEPARATOR)) continue;
-      let url: Url;
-      try {
-        url = Url.decode(child);
-      } catch (error) {
-        this.#host.logger.warn(
-          `skipping unreadable ZooKeeper node "${child}" under ${this.#host.root}`,
-          error,
-        );
-        continue;
-      }
-      if (isMatch(subscription, url)) out.push(url);
-    }
-    return out;
-  }
-
-  #toUrlsWithEmpty(subscription: Url, path: string, children: readonly string[]): Url[] {
-    const urls = this.#toUrls(subscription, children);
-    return urls.length > 0 ? urls : [emptyUrl(subscription, lastSegment(path))];
+  /** One path's children → its URLs (parsed once per child), or the path's `empty://` when none. */
+  #withEmpty(subscription: Url, path: string): (children: readonly string[]) => Url[] {
+    const childUrls = new ChildUrls(subscription, this.#host.root, this.#host.logger);
+    return (children) => {
+      const urls = childUrls.urls(children);
+      return urls.length > 0 ? urls : [emptyUrl(subscription, lastSegment(path))];
+    };
   }
 
   #watch(client: ZkClient, path: string): ChildrenWatch {

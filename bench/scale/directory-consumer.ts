@@ -1,0 +1,176 @@
+// One consumer process of the directory scale bench (run by directory.ts): writes N providers of
+// one service into ZooKeeper, subscribes a RegistryDirectory to them through the ZooKeeper
+// registry and the dubbo protocol (lazy connections: no socket until a provider is picked), then
+// adds and removes one provider, `changes` times. Prints one JSON line of figures.
+//   node --expose-gc --import tsx bench/scale/directory-consumer.ts <zk> <N> <changes> <dubbo|bare> [dir]
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { type Protocol, silentLogger, Url } from "../../src/core/index.js";
+import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
+import { RegistryDirectory } from "../../src/registry/directory/index.js";
+import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
+import { createZookeeperRegistry } from "../../src/registry/zookeeper/zookeeper-registry.js";
+import { PROVIDERS_PATH, providerNode, SCALE_IFACE, writeProviders } from "./providers.js";
+
+const [connectString, countText, changesText, invokers, profileDir] = process.argv.slice(2);
+if (connectString === undefined || (invokers !== "dubbo" && invokers !== "bare"))
+  throw new Error(
+    "usage: directory-consumer.ts <zk connect string> <N> <changes> <dubbo|bare> [profile dir]",
+  );
+const count = Number(countText ?? 10_000);
+const changes = Math.max(1, Number(changesText ?? 5));
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error("directory-consumer.ts needs node --expose-gc");
+
+interface Window {
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly stallMs: number;
+}
+
+const cpuMs = (from: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+};
+const heapAfterGc = (): number => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+const profiler = profileDir === undefined ? undefined : new Session();
+profiler?.connect();
+await profiler?.post("Profiler.enable");
+
+/**
+ * CPU and wall time of `work`, and the longest event-loop stall while it ran; with a profile
+ * directory, the window's CPU profile goes to `<dir>/<name>.cpuprofile`.
+ */
+async function measure(name: string, work: () => Promise<void>): Promise<Window> {
+  await profiler?.post("Profiler.start");
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  await work();
+  const wallMs = performance.now() - t0;
+  const spent = cpuMs(cpu);
+  delay.disable();
+  if (profiler !== undefined && profileDir !== undefined) {
+    const { profile } = await profiler.post("Profiler.stop");
+    writeFileSync(join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+  }
+  return { cpuMs: spent, wallMs, stallMs: delay.max / 1e6 };
+}
+
+/** The median of each figure over the runs. */
+function median(runs: readonly Window[]): Window {
+  const mid = (pick: (w: Window) => number): number => {
+    const sorted = runs.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  };
+  return { cpuMs: mid((w) => w.cpuMs), wallMs: mid((w) => w.wallMs), stallMs: mid((w) => w.stallMs) };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 60_000 && !condition(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!condition()) throw new Error("directory bench: the directory never reached the expected size");
+}
+
+const writer = new ZkClient({ connectString, sessionTimeoutMs: 30_000, operationTimeoutMs: 30_000 });
+await writer.connect(10_000);
+await writeProviders(writer, 0, count);
+// What reading the children costs by itself (the ZooKeeper round trip and its decoding): the
+// median of a few reads, after one to warm up.
+await writer.getChildren(PROVIDERS_PATH);
+const rawReads: Window[] = [];
+for (let read = 0; read < 5; read++) {
+  rawReads.push(
+    await measure("raw-read", async () => {
+      await writer.getChildren(PROVIDERS_PATH);
+    }),
+  );
+}
+const rawRead = median(rawReads);
+
+const registryUrl = Url.parse(`zookeeper://${connectString}?application=scale-consumer&file.cache=false`);
+const registry = await createZookeeperRegistry(registryUrl, { logger: silentLogger });
+// `bare`: invokers that hold only their URL, so the figures are the registry and directory alone.
+const protocol: Protocol =
+  invokers === "dubbo"
+    ? createDubboProtocol({ logger: silentLogger })
+    : {
+        name: "dubbo",
+        defaultPort: 20880,
+        export: () => Promise.reject(new Error("the bare bench protocol only refers")),
+        refer: async (url) => ({
+          url,
+          isAvailable: () => true,
+          invoke: () => Promise.reject(new Error("the bare bench protocol does not call")),
+          destroy: async () => {},
+        }),
+        destroy: async () => {},
+      };
+const consumerUrl = new Url({
+  protocol: "consumer",
+  host: "127.0.0.1",
+  port: 0,
+  path: SCALE_IFACE,
+  params: {
+    application: "scale-consumer",
+    check: "false",
+    dubbo: "2.0.2",
+    interface: SCALE_IFACE,
+    lazy: "true",
+    methods: "echo,find,save,remove,list",
+    pid: String(process.pid),
+    release: "2.7.23",
+    side: "consumer",
+    timestamp: String(Date.now()),
+  },
+});
+const directory = new RegistryDirectory({ consumerUrl, registry, protocol, logger: silentLogger });
+const heapBefore = heapAfterGc();
+const load = await measure("load", () => directory.subscribe());
+const heapPerProvider = (heapAfterGc() - heapBefore) / count;
+const loaded = directory.all().length;
+const kept = directory.all()[0];
+
+const adds: Window[] = [];
+const removes: Window[] = [];
+for (let change = 0; change < changes; change++) {
+  adds.push(
+    await measure(`add-${change}`, async () => {
+      await writer.create(providerNode(count), true);
+      await until(() => directory.all().length === count + 1);
+      await directory.settled();
+    }),
+  );
+  removes.push(
+    await measure(`remove-${change}`, async () => {
+      await writer.remove(providerNode(count));
+      await until(() => directory.all().length === count);
+      await directory.settled();
+    }),
+  );
+}
+
+console.log(
+  JSON.stringify({
+    count,
+    loaded,
+    rawRead,
+    load,
+    heapPerProvider,
+    add: median(adds),
+    remove: median(removes),
+    keptIdentity: directory.all()[0] === kept,
+  }),
+);
+await directory.destroy();
+await protocol.destroy();
+await registry.destroy();
+writer.close();
+profiler?.disconnect();

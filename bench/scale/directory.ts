@@ -1,0 +1,99 @@
+// Directory at scale: N providers of one service in a real ZooKeeper; what the consumer pays to
+// load them and to apply a one-provider change on top of them, with the dubbo protocol's invokers
+// (lazy: no socket) and with bare ones (the registry and directory alone). Each run is its own consumer
+// process (a fresh heap); `--profile` writes a CPU profile of each measured window into
+// .tmp/scale-profile/ (load.cpuprofile, add-0.cpuprofile, …).
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { startZooKeeper } from "../../scripts/zookeeper.mjs";
+
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+interface Window {
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly stallMs: number;
+}
+
+interface DirectoryFigures {
+  readonly count: number;
+  readonly loaded: number;
+  readonly rawRead: Window;
+  readonly load: Window;
+  readonly heapPerProvider: number;
+  readonly add: Window;
+  readonly remove: Window;
+  readonly keptIdentity: boolean;
+}
+
+export interface DirectoryBenchOptions {
+  readonly count: number;
+  readonly rounds: number;
+  /** One-provider adds and removes per round; the median of each is reported. */
+  readonly changes: number;
+  readonly profileDir: string | undefined;
+}
+
+type InvokerKind = "dubbo" | "bare";
+
+function runConsumer(
+  connectString: string,
+  invokers: InvokerKind,
+  options: DirectoryBenchOptions,
+): Promise<DirectoryFigures> {
+  const script = fileURLToPath(new URL("./directory-consumer.ts", import.meta.url));
+  const args = [script, connectString, String(options.count), String(options.changes), invokers];
+  if (options.profileDir !== undefined) {
+    const dir = `${options.profileDir}/${invokers}`;
+    mkdirSync(dir, { recursive: true });
+    args.push(dir);
+  }
+  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", ...args], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const line = out.trim().split("\n").at(-1);
+      if (code !== 0 || line === undefined) reject(new Error(`directory bench consumer exited with ${code}`));
+      else resolve(JSON.parse(line) as DirectoryFigures);
+    });
+  });
+}
+
+const fmt = (w: Window): string =>
+  `${w.cpuMs.toFixed(1)} ms CPU, ${w.wallMs.toFixed(1)} ms wall, longest stall ${w.stallMs.toFixed(1)} ms`;
+
+export async function runDirectoryScaleBench(options: DirectoryBenchOptions): Promise<void> {
+  const zk = await startZooKeeper();
+  try {
+    console.log(
+      `directory at scale: ${options.count} providers of one service in ZooKeeper (lazy connections)`,
+    );
+    // Contenders alternate per round; each consumer process writes its providers on its own
+    // session, and they go with it, so every round starts from an empty providers path.
+    for (let round = 1; round <= options.rounds; round++) {
+      const order: InvokerKind[] = round % 2 === 1 ? ["dubbo", "bare"] : ["bare", "dubbo"];
+      for (const invokers of order) {
+        const f = await runConsumer(zk.connectString, invokers, options);
+        const net = (w: Window): string =>
+          `; net of the raw read ${(w.cpuMs - f.rawRead.cpuMs).toFixed(1)} ms CPU`;
+        console.log(`  round ${round}, ${invokers} invokers: loaded ${f.loaded}`);
+        console.log(`    raw getChildren     ${fmt(f.rawRead)}`);
+        console.log(`    load (subscribe)    ${fmt(f.load)}${net(f.load)}`);
+        console.log(`    heap per provider   ${(f.heapPerProvider / 1024).toFixed(2)} KiB`);
+        console.log(`    add one (median)    ${fmt(f.add)}${net(f.add)}`);
+        console.log(`    remove one (median) ${fmt(f.remove)}${net(f.remove)}`);
+        console.log(`    unchanged invoker kept its identity: ${f.keptIdentity}`);
+      }
+    }
+  } finally {
+    await zk.stop();
+  }
+}

@@ -1,0 +1,51 @@
+// The provider nodes a scale bench writes into ZooKeeper: Java-shaped URLs (the parameters a Java
+// 2.7 provider registers), one distinct host per provider, all of one service.
+import { Url } from "../../src/core/index.js";
+import type { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
+
+export const SCALE_IFACE = "org.apache.dubbo.bench.ScaleService";
+export const PROVIDERS_PATH = `/dubbo/${SCALE_IFACE}/providers`;
+const WRITES_IN_FLIGHT = 200;
+
+/** Provider `index` as Java 2.7.23 registers it, on host 10.x.y.z so every provider is distinct. */
+export function scaleProviderUrl(index: number): Url {
+  const host = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
+  return new Url({
+    protocol: "dubbo",
+    host,
+    port: 20880,
+    path: SCALE_IFACE,
+    params: {
+      anyhost: "true",
+      application: "scale-provider",
+      deprecated: "false",
+      dubbo: "2.0.2",
+      dynamic: "true",
+      generic: "false",
+      interface: SCALE_IFACE,
+      methods: "echo,find,save,remove,list",
+      pid: String(1000 + index),
+      release: "2.7.23",
+      side: "provider",
+      threads: "200",
+      timeout: "3000",
+      timestamp: String(1_700_000_000_000 + index),
+      weight: "100",
+    },
+  });
+}
+
+/** Writes providers `from` … `to - 1` as ephemeral nodes of `client`'s session. */
+export async function writeProviders(client: ZkClient, from: number, to: number): Promise<void> {
+  await client.mkdirp(PROVIDERS_PATH);
+  for (let start = from; start < to; start += WRITES_IN_FLIGHT) {
+    const end = Math.min(to, start + WRITES_IN_FLIGHT);
+    const writes: Array<Promise<void>> = [];
+    for (let i = start; i < end; i++) writes.push(client.create(providerNode(i), true));
+    await Promise.all(writes);
+  }
+}
+
+export function providerNode(index: number): string {
+  return `${PROVIDERS_PATH}/${scaleProviderUrl(index).encode()}`;
+}

@@ -36,12 +36,17 @@ after(async () => {
 /** Calls of `slow` still running on the provider, and how each one ended. */
 const slowCalls = { running: 0, aborted: [] as string[] };
 
-async function provider(options: { group?: string; version?: string } = {}) {
+async function provider(options: { group?: string; version?: string } = {}, payloadBytes?: number) {
   const app = await createDubbo({
     application: { name: "tri-provider" },
     env: false,
     logger: silentLogger,
-    protocol: { name: "tri", host: "127.0.0.1", port: 0 },
+    protocol: {
+      name: "tri",
+      host: "127.0.0.1",
+      port: 0,
+      ...(payloadBytes === undefined ? {} : { payloadBytes }),
+    },
   });
   apps.push(app);
   const exporter = await app.export(
@@ -183,5 +188,50 @@ describe("tri protocol", () => {
       assert.equal(error.code, Code.Unavailable);
       return true;
     });
+  });
+
+  test("tri - gzip messages both ways when the reference asks for them", async () => {
+    const url = await provider();
+    const app = await consumer();
+    const stub = await app.refer(TripleDemo, {
+      url: `tri://${url.address}`,
+      parameters: { "dubbo.rpc.tri.compressor": "gzip" },
+    });
+    const long = "z".repeat(50_000);
+    assert.equal(await stub.sayHello(long), `Hello ${long}`);
+  });
+
+  test("tri - an unknown compressor fails the refer naming the supported ones", async () => {
+    const url = await provider();
+    const app = await consumer();
+    await assert.rejects(
+      app.refer(TripleDemo, {
+        url: `tri://${url.address}`,
+        parameters: { "dubbo.rpc.tri.compressor": "snappy" },
+      }),
+      /grpc-encoding "snappy" is not supported \(supported: identity,gzip\)/,
+    );
+  });
+
+  test("tri - the payload limit: the provider refuses a larger request, the consumer a larger call before sending", async () => {
+    const url = await provider({}, 1000);
+    const app = await consumer();
+    const stub = await app.refer(TripleDemo, { url: `tri://${url.address}`, retries: 0 });
+    assert.equal(await stub.sayHello("small"), "Hello small");
+    await assert.rejects(stub.sayHello("x".repeat(2000)), (error: unknown) => {
+      assert.ok(error instanceof RpcError);
+      assert.equal(error.code, Code.ResourceExhausted);
+      assert.match(error.message, /over the payload limit of 1000 bytes; raise `payload`/);
+      return true;
+    });
+    const limited = await app.refer(TripleDemo, {
+      url: `tri://${url.address}`,
+      retries: 0,
+      parameters: { payload: "100" },
+    });
+    await assert.rejects(
+      limited.sayHello("y".repeat(200)),
+      /the request is \d+ bytes, over the payload limit of 100 bytes/,
+    );
   });
 });

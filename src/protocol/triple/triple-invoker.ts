@@ -60,6 +60,12 @@ export interface TripleInvokerOptions {
   readonly release: () => Promise<void>;
 }
 
+/**
+ * The message encoding a reference sends (`identity`, `gzip`); Java reads the same key from its
+ * environment (`Constants.COMPRESSOR_KEY`).
+ */
+export const COMPRESSOR_KEY = "dubbo.rpc.tri.compressor";
+
 /** Attachment keys that travel as Triple's own headers, or not at all. */
 const NOT_HEADERS: ReadonlySet<string> = new Set([
   TIMEOUT_ATTACHMENT,
@@ -98,7 +104,7 @@ export class TripleInvoker implements Invoker {
     this.#path = url.path || url.serviceInterface;
     this.#timeouts = new AttemptTimeouts(url);
     this.#payloadLimit = url.number("payload", DEFAULT_PAYLOAD_BYTES);
-    this.#encoding = messageEncodingOf(url.get("tri.compressor"));
+    this.#encoding = messageEncodingOf(url.get(COMPRESSOR_KEY));
     const base: OutgoingHttpHeaders = {
       "content-type": GRPC_PROTO_CONTENT_TYPE,
       te: "trailers",

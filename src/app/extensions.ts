@@ -30,6 +30,7 @@ import { createAccessLogFilter, createTimeoutFilter } from "../filter/observe/in
 import { callEventFilterExtensions, MonitorEvents, monitorObserver } from "../monitor/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
+import { createTripleProtocol, TRIPLE_PROTOCOL } from "../protocol/triple/index.js";
 import { dubboRegistryFactory } from "../registry/dubbo/index.js";
 import {
   createRegistryFactories,
@@ -104,6 +105,9 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
       observer: monitorObserver(monitor),
       deadlines: context.deadlines,
     }),
+  );
+  extensions.protocol.register(TRIPLE_PROTOCOL, (context) =>
+    createTripleProtocol({ logger: context.logger }),
   );
   extensions.filter
     .register("executes", executesFilterExtension)

@@ -15,7 +15,7 @@ export type ExtensionPointName =
  * misspelt built-in name fails to compile. A test keeps this table equal to what the app registers.
  */
 export const BUILTIN_EXTENSION_NAMES = {
-  protocol: ["dubbo", "injvm"],
+  protocol: ["dubbo", "injvm", "tri"],
   registry: ["zookeeper", "dubbo"],
   cluster: ["failover", "failfast", "failsafe", "failback", "forking", "broadcast", "available", "mergeable"],
   loadbalance: ["random", "roundrobin", "leastactive", "consistenthash", "shortestresponse"],

@@ -10,6 +10,7 @@ import {
   DEFAULT_SHUTDOWN_WAIT_MS,
   DEFAULT_THREADPOOL,
   DEFAULT_THREADS,
+  DEFAULT_TRIPLE_PORT,
 } from "../core/index.js";
 import { isRecord, readRecord } from "./errors.js";
 import type { ExtensionName } from "./extension-name-types.js";
@@ -163,7 +164,14 @@ export function resolveProtocol(
     ...given,
     id,
     name,
-    port: given.port ?? (name === "dubbo" ? DEFAULT_DUBBO_PORT : 0),
+    port: given.port ?? defaultPortOf(name),
     given,
   });
+}
+
+/** The port a protocol serves on when none is set (Java's `Protocol.getDefaultPort`); 0 picks a free one. */
+export function defaultPortOf(protocol: string): number {
+  if (protocol === "dubbo") return DEFAULT_DUBBO_PORT;
+  if (protocol === "tri") return DEFAULT_TRIPLE_PORT;
+  return 0;
 }

@@ -1,11 +1,4 @@
-import {
-  Code,
-  DEFAULT_DUBBO_PORT,
-  DEFAULT_GENERIC,
-  RpcError,
-  type ServiceDefinition,
-  Url,
-} from "../core/index.js";
+import { Code, DEFAULT_GENERIC, RpcError, type ServiceDefinition, Url } from "../core/index.js";
 import {
   CONSUMER_DEFAULTS,
   CONSUMER_FIELDS,
@@ -25,6 +18,7 @@ import {
   textField,
 } from "./fields.js";
 import type { MethodsConfig, ResolvedMethodConfig } from "./method-config.js";
+import { defaultPortOf } from "./protocol-config.js";
 import { isServiceDefinition, resolveInterface, resolveMethods } from "./service-contract.js";
 
 export type ReferenceScope = "local" | "remote";
@@ -209,6 +203,6 @@ function parseDirectUrl(address: string, iface: string, path: string): Url {
     throw invalidSetting(path, address, "an address with a host, like dubbo://127.0.0.1:20880");
   return url.with({
     path: url.path === "" ? iface : url.path,
-    port: url.port === 0 && url.protocol === "dubbo" ? DEFAULT_DUBBO_PORT : url.port,
+    port: url.port === 0 ? defaultPortOf(url.protocol) : url.port,
   });
 }

@@ -23,6 +23,8 @@ export const HEARTBEAT_TIMEOUT_FACTOR = 3;
 export const DEFAULT_PAYLOAD_BYTES = 8 * 1024 * 1024;
 /** `port` of the dubbo protocol. */
 export const DEFAULT_DUBBO_PORT = 20880;
+/** `port` of the tri (Triple) protocol (Java's `TripleProtocol.getDefaultPort`). */
+export const DEFAULT_TRIPLE_PORT = 50051;
 /** `connect.timeout`, ms. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
 /** `reconnect`: ms between two attempts to reconnect a dropped link (Dubbo 2.6's default). */

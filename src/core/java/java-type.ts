@@ -267,6 +267,14 @@ export function javaTypeOfDescriptor(descriptor: string): JavaType {
   );
 }
 
+/**
+ * The JavaType of a class name as `Class.getName()` prints it (`int`, `java.lang.String`, `[I`,
+ * `[Ljava.lang.String;`): Triple's wrapper names argument types this way, not by descriptor.
+ */
+export function javaTypeOfClassName(name: string): JavaType {
+  return javaTypeOfDescriptor(PRIMITIVE_DESCRIPTORS[name] ?? descriptorOf(name));
+}
+
 /** Splits a concatenated parameter descriptor (`Ljava/lang/String;I[J`) into JavaTypes. */
 export function parseParameterDescriptor(descriptors: string): JavaType[] {
   const out: JavaType[] = [];

@@ -40,6 +40,13 @@ export class ProviderInvocation extends LazySignalInvocation {
     return this.#controller.signal;
   }
 
+  /** The caller went away (Triple's RST_STREAM): aborts the signal with `reason` and ends the call. */
+  cancel(reason: RpcError): void {
+    if (this.#completed) return;
+    this.#controller?.abort(reason);
+    this.complete();
+  }
+
   /** Ends the call: stops the deadline timer and aborts the signal (if anyone took it) as completed. */
   complete(): void {
     this.#completed = true;

@@ -1,0 +1,117 @@
+import { promisify } from "node:util";
+import { gunzip, gzip } from "node:zlib";
+import { Code, RpcError } from "../../core/index.js";
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** A gRPC message's prefix: 1 byte compressed flag, 4 bytes big-endian length. */
+export const MESSAGE_PREFIX_BYTES = 5;
+
+/** The `grpc-encoding` values both sides speak. */
+export type MessageEncoding = "identity" | "gzip";
+
+export const ACCEPTED_ENCODINGS = "identity,gzip";
+
+/** A request's or response's `grpc-encoding` (absent means identity); another value is refused. */
+export function messageEncodingOf(header: string | undefined): MessageEncoding {
+  if (header === undefined || header === "" || header === "identity") return "identity";
+  if (header === "gzip") return "gzip";
+  throw new RpcError(
+    `grpc-encoding "${header}" is not supported (supported: ${ACCEPTED_ENCODINGS})`,
+    Code.Unimplemented,
+  );
+}
+
+/** One length-prefixed message, compressed when `encoding` is gzip. */
+export async function frameMessage(payload: Uint8Array, encoding: MessageEncoding): Promise<Buffer> {
+  const body = encoding === "gzip" ? await gzipAsync(payload) : payload;
+  const frame = Buffer.allocUnsafe(MESSAGE_PREFIX_BYTES + body.length);
+  frame[0] = encoding === "gzip" ? 1 : 0;
+  frame.writeUInt32BE(body.length, 1);
+  frame.set(body, MESSAGE_PREFIX_BYTES);
+  return frame;
+}
+
+/** A message as it came off the stream, before decompression. */
+export interface RawMessage {
+  readonly compressed: boolean;
+  readonly payload: Buffer;
+}
+
+function tooLarge(what: string, size: string, limit: number): RpcError {
+  return new RpcError(
+    `${what} is ${size}, over the payload limit of ${limit} bytes; raise \`payload\` on both sides or send less`,
+    Code.ResourceExhausted,
+  );
+}
+
+/**
+ * Splits an HTTP/2 stream's data into length-prefixed messages. A message whose declared length is
+ * over `limit` fails before its bytes are buffered.
+ */
+export class MessageReader {
+  readonly #limit: number;
+  readonly #what: string;
+  #pending: Buffer = Buffer.alloc(0);
+  readonly messages: RawMessage[] = [];
+
+  constructor(limit: number, what: string) {
+    this.#limit = limit;
+    this.#what = what;
+  }
+
+  push(chunk: Buffer): void {
+    let data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    while (data.length >= MESSAGE_PREFIX_BYTES) {
+      const length = data.readUInt32BE(1);
+      if (length > this.#limit) throw tooLarge(this.#what, `${length} bytes`, this.#limit);
+      if (data.length < MESSAGE_PREFIX_BYTES + length) break;
+      const flag = data[0]!;
+      if (flag > 1) {
+        throw new RpcError(
+          `${this.#what} has compressed flag ${flag} (expected 0 or 1): the peer does not speak gRPC framing`,
+          Code.Internal,
+        );
+      }
+      this.messages.push({
+        compressed: flag === 1,
+        payload: data.subarray(MESSAGE_PREFIX_BYTES, MESSAGE_PREFIX_BYTES + length),
+      });
+      data = data.subarray(MESSAGE_PREFIX_BYTES + length);
+    }
+    this.#pending = data;
+  }
+
+  /** The stream ended: a partial message left over is an error. */
+  finish(): void {
+    if (this.#pending.length > 0) {
+      throw new RpcError(
+        `${this.#what} ended inside a message (${this.#pending.length} bytes left over)`,
+        Code.Internal,
+      );
+    }
+  }
+}
+
+/** The message's bytes, decompressed as the stream's `grpc-encoding` says, within the limit. */
+export async function messageBytes(
+  message: RawMessage,
+  encoding: MessageEncoding,
+  limit: number,
+  what: string,
+): Promise<Buffer> {
+  if (!message.compressed) return message.payload;
+  if (encoding === "identity") {
+    throw new RpcError(`${what} is compressed but the stream's grpc-encoding is identity`, Code.Internal);
+  }
+  try {
+    return await gunzipAsync(message.payload, { maxOutputLength: limit });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+      throw tooLarge(what, "larger once decompressed", limit);
+    throw new RpcError(`${what} is not valid gzip: ${(error as Error).message}`, Code.Internal, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Code, RpcError } from "../../core/index.js";
+import { frameMessage, MessageReader, messageBytes } from "./grpc-frame.js";
+import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, encodeGrpcMessage } from "./grpc-status.js";
+import { formatGrpcTimeout, parseGrpcTimeout } from "./grpc-timeout.js";
+import { attachmentsToHeaders, headersToAttachments } from "./triple-headers.js";
+
+describe("grpc wire pieces", () => {
+  test("grpc-timeout - every unit parses to ms, sub-ms rounds up", () => {
+    assert.equal(parseGrpcTimeout("2H"), 7_200_000);
+    assert.equal(parseGrpcTimeout("3M"), 180_000);
+    assert.equal(parseGrpcTimeout("5S"), 5000);
+    assert.equal(parseGrpcTimeout("250m"), 250);
+    assert.equal(parseGrpcTimeout("1500000u"), 1500);
+    assert.equal(parseGrpcTimeout("999u"), 1);
+    assert.equal(parseGrpcTimeout("3000000n"), 3);
+    for (const bad of ["", "10", "m", "123456789m", "1.5S", "10s"]) {
+      assert.throws(
+        () => parseGrpcTimeout(bad),
+        (e: unknown) => e instanceof RpcError && /grpc-timeout/.test(e.message),
+      );
+    }
+  });
+
+  test("grpc-timeout - ms are written in the finest unit under 10^8, as Java's GrpcUtils does", () => {
+    assert.equal(formatGrpcTimeout(50), "50000000n");
+    assert.equal(formatGrpcTimeout(1000), "1000000u");
+    assert.equal(formatGrpcTimeout(3000), "3000000u");
+    assert.equal(formatGrpcTimeout(200_000), "200000m");
+    assert.equal(formatGrpcTimeout(3_600_000_000), "3600000S");
+    assert.equal(formatGrpcTimeout(100_000_000_000), "1666666M");
+    for (const ms of [1, 999, 1000, 86_400_000]) assert.equal(parseGrpcTimeout(formatGrpcTimeout(ms)), ms);
+  });
+
+  test("grpc-message - percent-encoding keeps printable ASCII and encodes % and UTF-8", () => {
+    assert.equal(encodeGrpcMessage("plain text: ok"), "plain text: ok");
+    assert.equal(encodeGrpcMessage("100% déjà\n"), "100%25 d%C3%A9j%C3%A0%0A");
+    assert.equal(decodeGrpcMessage("100%25 d%C3%A9j%C3%A0%0A"), "100% déjà\n");
+    assert.equal(decodeGrpcMessage("bad %zz stays"), "bad %zz stays");
+  });
+
+  test("grpc-status - gRPC's numbers are our codes; HTTP statuses map as gRPC's table says", () => {
+    assert.equal(codeOfGrpcStatus(4), Code.DeadlineExceeded);
+    assert.equal(codeOfGrpcStatus(99), Code.Unknown);
+    assert.equal(codeOfHttpStatus(404), Code.Unimplemented);
+    assert.equal(codeOfHttpStatus(503), Code.Unavailable);
+    assert.equal(codeOfHttpStatus(500), Code.Unknown);
+  });
+
+  test("grpc framing - messages split across chunks, gzip round trip, the payload limit before buffering", async () => {
+    const first = await frameMessage(Buffer.from("hello"), "identity");
+    assert.equal(first.toString("hex"), `0000000005${Buffer.from("hello").toString("hex")}`);
+    const zipped = await frameMessage(Buffer.from("x".repeat(1000)), "gzip");
+    assert.equal(zipped[0], 1, "compressed flag");
+    const reader = new MessageReader(2000, "the test stream");
+    const all = Buffer.concat([first, zipped]);
+    for (let i = 0; i < all.length; i += 3) reader.push(all.subarray(i, i + 3));
+    reader.finish();
+    assert.equal(reader.messages.length, 2);
+    assert.equal((await messageBytes(reader.messages[0]!, "gzip", 2000, "m")).toString(), "hello");
+    assert.equal((await messageBytes(reader.messages[1]!, "gzip", 2000, "m")).length, 1000);
+    await assert.rejects(
+      messageBytes(reader.messages[1]!, "gzip", 100, "the message"),
+      /larger once decompressed.*payload/,
+    );
+
+    const small = new MessageReader(10, "the request");
+    assert.throws(
+      () => small.push(Buffer.from([0, 0, 0, 0, 11])),
+      (e: unknown) =>
+        e instanceof RpcError &&
+        e.code === Code.ResourceExhausted &&
+        /11 bytes.*limit of 10.*payload/.test(e.message),
+    );
+    const partial = new MessageReader(10, "the request");
+    partial.push(Buffer.from([0, 0, 0, 0, 4, 1]));
+    assert.throws(() => partial.finish(), /ended inside a message/);
+  });
+
+  test("headers - attachments as lower-case headers, bytes as -bin, the original case restored", () => {
+    const headers: Record<string, string | number | string[] | undefined> = {};
+    attachmentsToHeaders(
+      { traceId: "t1", count: 3, raw: new Uint8Array([1, 2, 3]), skip: { a: 1 }, "grpc-status": "x" },
+      headers,
+    );
+    assert.equal(headers.traceid, "t1");
+    assert.equal(headers.count, "3");
+    assert.equal(headers["raw-bin"], "AQID");
+    assert.equal(headers.skip, undefined, "objects cannot travel as headers");
+    assert.equal(headers["grpc-status"], undefined, "protocol headers are never attachments");
+    const back = headersToAttachments({
+      ...headers,
+      ":path": "/a/b",
+      "content-type": "application/grpc",
+    } as never);
+    assert.deepEqual(back, { traceId: "t1", count: "3", raw: new Uint8Array([1, 2, 3]) });
+  });
+});

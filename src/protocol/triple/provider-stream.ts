@@ -1,0 +1,371 @@
+import {
+  constants,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type ServerHttp2Stream,
+} from "node:http2";
+import {
+  BizError,
+  Code,
+  type JavaType,
+  javaTypeOfClassName,
+  type Logger,
+  parameterDescriptor,
+  RpcError,
+  type RpcResult,
+  slotTypeOf,
+  slotTypeOfValue,
+} from "../../core/index.js";
+import { decodeHessian, encodeHessian } from "../../serialize/index.js";
+import { type ExporterTable, findOverload, providerServiceKey } from "../dubbo/exporter-table.js";
+import { ProviderInvocation } from "../dubbo/provider-invocation.js";
+import {
+  ACCEPTED_ENCODINGS,
+  frameMessage,
+  type MessageEncoding,
+  MessageReader,
+  messageBytes,
+  messageEncodingOf,
+} from "./grpc-frame.js";
+import { encodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
+import { parseGrpcTimeout } from "./grpc-timeout.js";
+import {
+  attachmentsToHeaders,
+  BIZ_EXCEPTION_CODE,
+  GRPC_ACCEPT_ENCODING,
+  GRPC_ENCODING,
+  GRPC_MESSAGE,
+  GRPC_PROTO_CONTENT_TYPE,
+  GRPC_STATUS,
+  GRPC_TIMEOUT,
+  headersToAttachments,
+  headerText,
+  TRI_CONSUMER_APPNAME,
+  TRI_EXCEPTION_CODE,
+  TRI_SERVICE_GROUP,
+  TRI_SERVICE_VERSION,
+} from "./triple-headers.js";
+import { decodeRequestWrapper, encodeResponseWrapper, WRAPPER_HESSIAN2 } from "./wrapper-codec.js";
+
+export const ECHO_METHOD = "$echo";
+const GENERIC_METHODS: ReadonlySet<string> = new Set(["$invoke", "$invokeAsync"]);
+
+/** What every stream of one server shares. */
+export interface ProviderStreamContext {
+  readonly table: ExporterTable;
+  /** `host:port` of the server, for error messages. */
+  readonly address: string;
+  readonly payloadLimit: number;
+  readonly logger: Logger;
+}
+
+/** The serializations a wrapper may name: Hessian 2, under its wrapper name or its own. */
+function isHessian2(serializeType: string): boolean {
+  return serializeType === WRAPPER_HESSIAN2 || serializeType === "hessian2";
+}
+
+function responseHeaders(encoding: MessageEncoding): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {
+    ":status": 200,
+    "content-type": GRPC_PROTO_CONTENT_TYPE,
+    [GRPC_ACCEPT_ENCODING]: ACCEPTED_ENCODINGS,
+  };
+  if (encoding !== "identity") headers[GRPC_ENCODING] = encoding;
+  return headers;
+}
+
+/** Ends the stream with a status and no message (gRPC's trailers-only response, or trailers after headers). */
+function sendStatus(stream: ServerHttp2Stream, code: Code, message: string): void {
+  if (stream.destroyed || stream.closed) return;
+  const status = { [GRPC_STATUS]: String(code), [GRPC_MESSAGE]: encodeGrpcMessage(message) };
+  if (stream.headersSent) {
+    stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    return;
+  }
+  stream.respond({ ...responseHeaders("identity"), ...status }, { endStream: true });
+}
+
+/** Sends one message, then trailers with status 0 and the result's attachments. */
+function sendMessage(
+  stream: ServerHttp2Stream,
+  headers: OutgoingHttpHeaders,
+  frame: Buffer,
+  trailerAttachments: RpcResult["attachments"],
+): void {
+  if (stream.destroyed || stream.closed) return;
+  stream.respond(headers, { waitForTrailers: true });
+  stream.once("wantTrailers", () => {
+    const trailers: OutgoingHttpHeaders = { [GRPC_STATUS]: String(GRPC_OK) };
+    attachmentsToHeaders(trailerAttachments, trailers);
+    stream.sendTrailers(trailers);
+  });
+  stream.end(frame);
+}
+
+/** One decoded request: what the call needs, before the service is found. */
+interface TripleRequest {
+  readonly path: string;
+  readonly method: string;
+  readonly encoding: MessageEncoding;
+  readonly headers: IncomingHttpHeaders;
+}
+
+function parsePath(path: string | undefined): { path: string; method: string } | undefined {
+  if (path === undefined || !path.startsWith("/")) return undefined;
+  const slash = path.lastIndexOf("/");
+  if (slash <= 0 || slash === path.length - 1) return undefined;
+  return { path: path.slice(1, slash), method: path.slice(slash + 1) };
+}
+
+/**
+ * Serves one HTTP/2 stream as a Triple unary call in wrapper mode: checks the request's headers,
+ * reads its one message within `payload`, types the arguments by the exported overload the
+ * wrapper's class names select, calls the exported invoker and answers the result, the provider's
+ * exception (a message marked by `tri-exception-code`, as Java sends it) or a status.
+ */
+export function serveStream(
+  context: ProviderStreamContext,
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+): void {
+  const { address, logger } = context;
+  const fail = (error: unknown): void => {
+    const rpc = RpcError.from(error, Code.Internal);
+    sendStatus(stream, rpc.code, rpc.rawMessage);
+  };
+  if (headers[":method"] !== "POST") {
+    stream.respond({ ":status": 405, allow: "POST" }, { endStream: true });
+    return;
+  }
+  const contentType = headerText(headers, "content-type") ?? "";
+  if (!contentType.startsWith("application/grpc")) {
+    stream.respond({ ":status": 415 }, { endStream: true });
+    return;
+  }
+  const target = parsePath(headerText(headers, ":path"));
+  if (target === undefined) {
+    sendStatus(
+      stream,
+      Code.Unimplemented,
+      `the path "${headerText(headers, ":path")}" is not /{service}/{method}`,
+    );
+    return;
+  }
+  let encoding: MessageEncoding;
+  try {
+    encoding = messageEncodingOf(headerText(headers, GRPC_ENCODING));
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  const what = `the request to ${target.path}/${target.method} at ${address}`;
+  const reader = new MessageReader(context.payloadLimit, what);
+  let invocation: ProviderInvocation | undefined;
+  stream.on("data", (chunk: Buffer) => {
+    try {
+      reader.push(chunk);
+    } catch (error) {
+      fail(error);
+    }
+  });
+  stream.on("close", () => {
+    // Closed before we answered: the caller canceled (RST_STREAM) or the connection went away.
+    invocation?.cancel(
+      new RpcError(`${target.path}.${target.method}: the caller canceled the call`, Code.Canceled),
+    );
+  });
+  stream.on("error", (error) => logger.debug("transport", `stream of ${what}: ${error.message}`));
+  stream.on("end", () => {
+    if (stream.closed || stream.destroyed || stream.headersSent) return;
+    const request: TripleRequest = { ...target, encoding, headers };
+    call(context, stream, request, reader, (created) => {
+      invocation = created;
+    }).catch(fail);
+  });
+}
+
+async function call(
+  context: ProviderStreamContext,
+  stream: ServerHttp2Stream,
+  request: TripleRequest,
+  reader: MessageReader,
+  started: (invocation: ProviderInvocation) => void,
+): Promise<void> {
+  const { address, table } = context;
+  const what = `the request to ${request.path}/${request.method} at ${address}`;
+  reader.finish();
+  if (reader.messages.length !== 1) {
+    throw new RpcError(
+      `${what} carried ${reader.messages.length} messages; a unary call carries exactly one`,
+      Code.InvalidArgument,
+    );
+  }
+  const bytes = await messageBytes(reader.messages[0]!, request.encoding, context.payloadLimit, what);
+  const wrapper = decodeRequestWrapper(bytes);
+  if (wrapper.args.length > 0 && !isHessian2(wrapper.serializeType)) {
+    throw new RpcError(
+      `${what} is serialized as "${wrapper.serializeType}"; this provider reads Hessian 2 ("${WRAPPER_HESSIAN2}") only`,
+      Code.Unimplemented,
+    );
+  }
+  const types = typesOf(table, request, wrapper.argTypes, address);
+  const args = wrapper.args.map((arg, i) => {
+    try {
+      return decodeHessian(arg, types.parameterTypes[i]);
+    } catch (error) {
+      throw new RpcError(
+        `${what}: argument ${i} (${wrapper.argTypes[i] ?? "untyped"}) could not be decoded: ${(error as Error).message}`,
+        Code.InvalidArgument,
+        { cause: error },
+      );
+    }
+  });
+  const responseEncoding = acceptsGzip(request) ? request.encoding : "identity";
+  if (request.method === ECHO_METHOD && args.length === 1) {
+    await answer(
+      context,
+      stream,
+      responseEncoding,
+      { value: args[0], attachments: {} },
+      slotTypeOf(args, 0),
+      false,
+    );
+    return;
+  }
+  const group = headerText(request.headers, TRI_SERVICE_GROUP);
+  const version = headerText(request.headers, TRI_SERVICE_VERSION);
+  const key = providerServiceKey(request.path, group, version);
+  const service = table.find(key);
+  if (service === undefined) {
+    const exported = table.keys;
+    throw new RpcError(
+      `no service "${key}" is exported at ${address} (called method ${request.method}); exported here: ` +
+        `${exported.length === 0 ? "none" : exported.join(", ")}. Check the reference's interface, group and version`,
+      Code.Unimplemented,
+    );
+  }
+  const attachments = headersToAttachments(request.headers);
+  if (service.token !== undefined && attachments.token !== service.token) {
+    throw new RpcError(
+      `invalid token: ${service.key}.${request.method} at ${address} refuses the call ` +
+        "(the caller must send the provider's `token`, which it learns from the registry)",
+      Code.PermissionDenied,
+    );
+  }
+  const application = headerText(request.headers, TRI_CONSUMER_APPNAME);
+  if (application !== undefined && attachments["remote.application"] === undefined)
+    attachments["remote.application"] = application;
+  attachments.path ??= request.path;
+  if (version !== undefined) attachments.version ??= version;
+  if (group !== undefined && group !== "") attachments.group ??= group;
+  const timeoutHeader = headerText(request.headers, GRPC_TIMEOUT);
+  const timeoutMs = timeoutHeader === undefined ? undefined : parseGrpcTimeout(timeoutHeader);
+  const session = stream.session;
+  const invocation = new ProviderInvocation({
+    service: request.path,
+    group: group === undefined || group === "" ? undefined : group,
+    version: version === undefined || version === "" || version === "0.0.0" ? undefined : version,
+    method: request.method,
+    parameterTypes: types.parameterTypes,
+    returnType: types.returnType,
+    args,
+    attachments,
+    deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
+    oneWay: false,
+    remoteAddress:
+      session?.socket.remoteAddress === undefined
+        ? undefined
+        : `${session.socket.remoteAddress}:${session.socket.remotePort}`,
+  });
+  started(invocation);
+  let result: RpcResult;
+  try {
+    result = await service.invoker.invoke(invocation);
+  } catch (error) {
+    invocation.complete();
+    // Framework failures travel as a status; the provider's own exceptions as a marked message.
+    if (error instanceof RpcError) throw error;
+    const exception =
+      error instanceof Error ? error : new BizError(`the provider threw a non-Error value: ${String(error)}`);
+    await answer(
+      context,
+      stream,
+      responseEncoding,
+      { value: exception, attachments: {} },
+      types.returnType,
+      true,
+    );
+    return;
+  }
+  invocation.complete();
+  const declared = invocation.returnType;
+  const resultType =
+    declared !== undefined && declared.kind !== "object"
+      ? declared
+      : (slotTypeOf(result, "value") ?? slotTypeOfValue(invocation.args, result.value) ?? declared);
+  await answer(context, stream, responseEncoding, result, resultType, false);
+}
+
+function acceptsGzip(request: TripleRequest): boolean {
+  const accepted = headerText(request.headers, GRPC_ACCEPT_ENCODING) ?? "";
+  return accepted.split(",").some((e) => e.trim() === "gzip");
+}
+
+/** Writes a result (or the provider's exception) as Java's `WrapResponsePack` does. */
+async function answer(
+  context: ProviderStreamContext,
+  stream: ServerHttp2Stream,
+  encoding: MessageEncoding,
+  result: RpcResult,
+  type: JavaType | undefined,
+  exception: boolean,
+): Promise<void> {
+  const valueType = exception || type?.kind === "void" ? undefined : type;
+  const data = encodeHessian(result.value, valueType);
+  const payload = encodeResponseWrapper({
+    serializeType: WRAPPER_HESSIAN2,
+    data,
+    type: type?.name ?? "java.lang.Object",
+  });
+  if (payload.length > context.payloadLimit) {
+    throw new RpcError(
+      `the response of ${stream.sentHeaders[":path"] ?? "the call"} at ${context.address} is ${payload.length} bytes, ` +
+        `over the payload limit of ${context.payloadLimit} bytes; raise \`payload\` or return less`,
+      Code.ResourceExhausted,
+    );
+  }
+  const headers = responseHeaders(encoding);
+  if (exception) headers[TRI_EXCEPTION_CODE] = BIZ_EXCEPTION_CODE;
+  sendMessage(stream, headers, await frameMessage(payload, encoding), result.attachments);
+}
+
+/**
+ * The parameter and return types of the called overload: the exported contract's overload whose
+ * types the wrapper names, or, without a contract and for the generic and echo methods, the types
+ * the class names spell.
+ */
+function typesOf(
+  table: ExporterTable,
+  request: TripleRequest,
+  argTypes: readonly string[],
+  address: string,
+): { parameterTypes: readonly JavaType[]; returnType: JavaType | undefined } {
+  const named = argTypes.map((name) => javaTypeOfClassName(name));
+  const exported = table.forPath(request.path);
+  const method = findOverload(exported, request.method, parameterDescriptor(named));
+  if (method !== undefined) return { parameterTypes: method.parameterTypes, returnType: method.returnType };
+  const contract = exported.find((s) => s.methods.size > 0);
+  if (contract !== undefined && request.method !== ECHO_METHOD && !GENERIC_METHODS.has(request.method)) {
+    const overloads = contract.methods.get(request.method);
+    const has =
+      overloads === undefined
+        ? `it has no method "${request.method}" (methods: ${[...contract.methods.keys()].join(", ")})`
+        : `its ${request.method} takes ${overloads.map((m) => `(${m.parameterTypes.map((t) => t.name).join(", ")})`).join(" or ")}`;
+    throw new RpcError(
+      `the provider at ${address} has no method ${request.path}.${request.method}(${argTypes.join(", ")}): ${has}. ` +
+        "Check that the consumer's contract declares the provider's parameter types",
+      Code.Unimplemented,
+    );
+  }
+  return { parameterTypes: named, returnType: undefined };
+}

@@ -1,0 +1,120 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http2";
+import type { Attachments } from "../../core/index.js";
+import { decodeGrpcMessage, encodeGrpcMessage } from "./grpc-status.js";
+
+// Header names of gRPC and of Dubbo's Triple (Java's `TripleHeaderEnum`).
+export const GRPC_STATUS = "grpc-status";
+export const GRPC_MESSAGE = "grpc-message";
+export const GRPC_TIMEOUT = "grpc-timeout";
+export const GRPC_ENCODING = "grpc-encoding";
+export const GRPC_ACCEPT_ENCODING = "grpc-accept-encoding";
+export const TRI_SERVICE_VERSION = "tri-service-version";
+export const TRI_SERVICE_GROUP = "tri-service-group";
+export const TRI_CONSUMER_APPNAME = "tri-consumer-appname";
+/** Set on a response whose message is the provider's exception (3, Java's `RpcException.BIZ_EXCEPTION`). */
+export const TRI_EXCEPTION_CODE = "tri-exception-code";
+/** JSON map, percent-encoded, from each lower-cased attachment key back to its original case. */
+export const TRI_HEADER_CONVERT = "tri-header-convert";
+export const BIZ_EXCEPTION_CODE = "3";
+
+/** What Java's client sends, even in wrapper mode; the server takes any `application/grpc*`. */
+export const GRPC_PROTO_CONTENT_TYPE = "application/grpc+proto";
+
+const BINARY_SUFFIX = "-bin";
+
+/** Headers that are the protocol's, never attachments (pseudo-headers start with `:`). */
+const RESERVED: ReadonlySet<string> = new Set([
+  GRPC_STATUS,
+  GRPC_MESSAGE,
+  "grpc-status-details-bin",
+  GRPC_TIMEOUT,
+  GRPC_ENCODING,
+  GRPC_ACCEPT_ENCODING,
+  TRI_SERVICE_VERSION,
+  TRI_SERVICE_GROUP,
+  TRI_CONSUMER_APPNAME,
+  "tri-service-timeout",
+  TRI_HEADER_CONVERT,
+  TRI_EXCEPTION_CODE,
+  "http-status",
+  "content-type",
+  "content-length",
+  "te",
+  "user-agent",
+  "connection",
+  "host",
+]);
+
+function isReserved(key: string): boolean {
+  return key.startsWith(":") || RESERVED.has(key);
+}
+
+/**
+ * Attachments as headers, as Java's `StreamUtils.putHeaders` writes them: keys lower-cased (the
+ * original case restored through `tri-header-convert`), strings, numbers and booleans as text,
+ * bytes base64 under `{key}-bin`; other values (objects) cannot travel as headers and are left out.
+ */
+export function attachmentsToHeaders(attachments: Attachments, headers: OutgoingHttpHeaders): void {
+  const converted: Record<string, string> = {};
+  let anyConverted = false;
+  for (const key in attachments) {
+    const value = attachments[key];
+    if (value === undefined || value === null) continue;
+    const lower = key.toLowerCase();
+    if (isReserved(lower)) continue;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      headers[lower] = String(value);
+    } else if (typeof value === "bigint") {
+      headers[lower] = value.toString();
+    } else if (value instanceof Uint8Array) {
+      headers[`${lower}${BINARY_SUFFIX}`] = Buffer.from(value).toString("base64").replace(/=+$/, "");
+    } else {
+      continue;
+    }
+    if (lower !== key) {
+      converted[lower] = key;
+      anyConverted = true;
+    }
+  }
+  if (anyConverted) headers[TRI_HEADER_CONVERT] = encodeGrpcMessage(JSON.stringify(converted));
+}
+
+/** The attachments a request's or response's headers carry (the inverse of {@link attachmentsToHeaders}). */
+export function headersToAttachments(headers: IncomingHttpHeaders): Record<string, unknown> {
+  const attachments: Record<string, unknown> = {};
+  for (const key in headers) {
+    if (isReserved(key)) continue;
+    const value = headers[key];
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(",") : value;
+    if (key.endsWith(BINARY_SUFFIX) && key.length > BINARY_SUFFIX.length) {
+      attachments[key.slice(0, -BINARY_SUFFIX.length)] = new Uint8Array(Buffer.from(text, "base64"));
+    } else {
+      attachments[key] = text;
+    }
+  }
+  const convert = headers[TRI_HEADER_CONVERT];
+  if (typeof convert === "string") restoreCase(attachments, convert);
+  return attachments;
+}
+
+function restoreCase(attachments: Record<string, unknown>, convert: string): void {
+  let map: unknown;
+  try {
+    map = JSON.parse(decodeGrpcMessage(convert));
+  } catch {
+    return; // A peer's malformed hint leaves the keys lower-case, as they arrived.
+  }
+  if (typeof map !== "object" || map === null) return;
+  for (const [lower, original] of Object.entries(map)) {
+    if (typeof original !== "string" || !(lower in attachments)) continue;
+    attachments[original] = attachments[lower];
+    delete attachments[lower];
+  }
+}
+
+/** One header's value as a string (HTTP/2 may hand a repeated header over as an array). */
+export function headerText(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,227 @@
+import type { SecureClientSessionOptions } from "node:http2";
+import {
+  Code,
+  consoleLogger,
+  DEFAULT_CHECK,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_LAZY,
+  DEFAULT_PAYLOAD_BYTES,
+  DEFAULT_SHUTDOWN_WAIT_MS,
+  DEFAULT_TRIPLE_PORT,
+  DeadlineTimers,
+  type Exporter,
+  type Invoker,
+  type Logger,
+  type Protocol,
+  RpcError,
+  type Url,
+} from "../../core/index.js";
+import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../dubbo/exporter-table.js";
+import { loadClientTls, loadServerTls, tlsProfile } from "../dubbo/tls-settings.js";
+import { ClientConnection } from "./client-connection.js";
+import { TripleInvoker } from "./triple-invoker.js";
+import { createTripleServer, type TripleServer } from "./triple-server.js";
+
+/** The protocol's name in URLs: `tri://host:50051/com.foo.Service`. */
+export const TRIPLE_PROTOCOL = "tri";
+
+export interface TripleProtocolOptions {
+  readonly logger?: Logger;
+}
+
+export interface TripleExporter extends Exporter {
+  readonly url: Url;
+}
+
+interface SharedConnection {
+  readonly connection: ClientConnection;
+  refs: number;
+}
+
+function hostPort(host: string, port: number): string {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * The tri protocol (Java's TripleProtocol), wrapper mode: `export` serves invokers on an HTTP/2
+ * server per `host:port` (h2c, or TLS with the protocol's `ssl` settings), found by service key;
+ * `refer` returns a {@link TripleInvoker} over one HTTP/2 connection per provider address, shared
+ * by the application's references (HTTP/2 multiplexes). `destroy` sends GOAWAY, drains up to
+ * `shutdown.wait`, and closes every connection.
+ */
+export function createTripleProtocol(options: TripleProtocolOptions = {}): Protocol {
+  const logger = options.logger ?? consoleLogger;
+  const servers = new Map<string, Promise<TripleServer>>();
+  const connections = new Map<string, SharedConnection>();
+  const exporters = new Set<TripleExporter>();
+  const references = new Set<TripleInvoker>();
+  const deadlines = new DeadlineTimers({ keepAlive: true });
+  let destroyed = false;
+
+  function assertAlive(what: string, url: Url): void {
+    if (destroyed) {
+      throw new RpcError(
+        `cannot ${what} ${url.serviceKey}: the tri protocol was destroyed`,
+        Code.FailedPrecondition,
+      );
+    }
+  }
+
+  function serverFor(url: Url): Promise<TripleServer> {
+    const host = url.get("bind.ip") ?? url.host;
+    const port = url.has("bind.port") ? url.number("bind.port", 0) : url.port;
+    const key = hostPort(host, port);
+    let server = servers.get(key);
+    if (server === undefined) {
+      const profile = tlsProfile(url);
+      server = loadServerTls(url, `export ${url.serviceKey} on tri://${key}`).then((tls) =>
+        createTripleServer({
+          host,
+          port,
+          logger,
+          payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
+          shutdownWaitMs: url.number("shutdown.wait", DEFAULT_SHUTDOWN_WAIT_MS),
+          tls,
+          tlsProfile: profile,
+        }),
+      );
+      servers.set(key, server);
+      const pending = server;
+      // Port 0 binds a free port: exports that name the bound port find the same server.
+      server.then(
+        (s) => {
+          const bound = hostPort(host, s.port);
+          if (!servers.has(bound)) servers.set(bound, pending);
+        },
+        () => servers.delete(key),
+      );
+    }
+    return server;
+  }
+
+  async function closeServer(server: TripleServer): Promise<void> {
+    for (const [key, entry] of servers) {
+      if ((await entry.catch(() => undefined)) === server) servers.delete(key);
+    }
+    await server.close();
+  }
+
+  async function connectionFor(url: Url): Promise<SharedConnection> {
+    const profile = tlsProfile(url);
+    const key = `${profile ?? ""}|${url.address}`;
+    const existing = connections.get(key);
+    if (existing !== undefined) {
+      existing.refs++;
+      return existing;
+    }
+    const tls = await loadClientTls(url, `refer to ${url.serviceInterface} at ${url.address}`);
+    const again = connections.get(key);
+    if (again !== undefined) {
+      again.refs++;
+      return again;
+    }
+    const shared: SharedConnection = {
+      connection: new ClientConnection({
+        address: url.address,
+        logger,
+        connectTimeoutMs: url.number("connect.timeout", DEFAULT_CONNECT_TIMEOUT_MS),
+        tls: tls as SecureClientSessionOptions | undefined,
+      }),
+      refs: 1,
+    };
+    connections.set(key, shared);
+    return shared;
+  }
+
+  async function release(url: Url, shared: SharedConnection): Promise<void> {
+    shared.refs--;
+    if (shared.refs > 0) return;
+    const key = `${tlsProfile(url) ?? ""}|${url.address}`;
+    if (connections.get(key) === shared) connections.delete(key);
+    await shared.connection.close();
+  }
+
+  return {
+    name: TRIPLE_PROTOCOL,
+    defaultPort: DEFAULT_TRIPLE_PORT,
+    async export(invoker: Invoker): Promise<TripleExporter> {
+      assertAlive("export", invoker.url);
+      const server = await serverFor(invoker.url);
+      if (server.tlsProfile !== tlsProfile(invoker.url)) {
+        throw new RpcError(
+          `cannot export ${invoker.url.serviceKey} at ${server.address}: the server there was started ` +
+            `${server.tlsProfile === undefined ? "without TLS" : "with other TLS settings"}; give services on one port the same protocol \`ssl\` settings, or another port`,
+          Code.FailedPrecondition,
+        );
+      }
+      const url = invoker.url.has("bind.port")
+        ? invoker.url.withParams({ "bind.port": String(server.port) })
+        : invoker.url.with({ port: server.port });
+      const path = url.path || url.serviceInterface;
+      const key = providerServiceKey(path, url.get("group"), url.get("version"));
+      if (server.table.has(key)) {
+        throw new RpcError(
+          `${key} is already exported at ${server.address}; unexport it first or export another group/version`,
+          Code.AlreadyExists,
+        );
+      }
+      const token = url.get("token");
+      const service: ExportedService = {
+        key,
+        path,
+        url,
+        invoker,
+        token: token === undefined || token === "" || token === "false" ? undefined : token,
+        methods: exportedMethodsOf(invoker),
+      };
+      server.table.add(service);
+      let unexported = false;
+      const exporter: TripleExporter = {
+        invoker,
+        url,
+        async unexport() {
+          if (unexported) return;
+          unexported = true;
+          exporters.delete(exporter);
+          server.table.remove(service);
+          // The last service of a server takes the server (and its port) with it.
+          if (server.table.size === 0) await closeServer(server);
+          await invoker.destroy();
+        },
+      };
+      exporters.add(exporter);
+      return exporter;
+    },
+    async refer(url: Url): Promise<Invoker> {
+      assertAlive("refer to", url);
+      const shared = await connectionFor(url);
+      const invoker: TripleInvoker = new TripleInvoker(url, {
+        connection: shared.connection,
+        deadlines,
+        release: async () => {
+          references.delete(invoker);
+          await release(url, shared);
+        },
+      });
+      if (url.boolean("check", DEFAULT_CHECK) && !url.boolean("lazy", DEFAULT_LAZY)) {
+        try {
+          await shared.connection.session();
+        } catch (error) {
+          await invoker.destroy();
+          throw error;
+        }
+      }
+      references.add(invoker);
+      return invoker;
+    },
+    async destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      const running = await Promise.all([...servers.values()].map((s) => s.catch(() => undefined)));
+      servers.clear();
+      await Promise.all(running.map((s) => s?.close()));
+      await Promise.all([...exporters].map((e) => e.unexport()));
+      await Promise.all([...references].map((r) => r.destroy()));
+    },
+  };
+}

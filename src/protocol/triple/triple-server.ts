@@ -1,0 +1,82 @@
+import {
+  createSecureServer,
+  createServer,
+  type Http2SecureServer,
+  type Http2Server,
+  type Http2Session,
+} from "node:http2";
+import type { AddressInfo } from "node:net";
+import type { TlsOptions } from "node:tls";
+import type { Logger } from "../../core/index.js";
+import { ExporterTable } from "../dubbo/exporter-table.js";
+import { serveStream } from "./provider-stream.js";
+
+export interface TripleServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly logger: Logger;
+  readonly payloadLimit: number;
+  /** ms the server lets calls in flight finish at shutdown before it drops their connections. */
+  readonly shutdownWaitMs: number;
+  /** Serve HTTP/2 over TLS (ALPN `h2`) instead of h2c. */
+  readonly tls?: TlsOptions | undefined;
+  /** The TLS settings' identity, so exports with other settings on this port fail clearly. */
+  readonly tlsProfile?: string | undefined;
+}
+
+export interface TripleServer {
+  readonly port: number;
+  /** `host:port` as bound. */
+  readonly address: string;
+  readonly table: ExporterTable;
+  readonly tlsProfile: string | undefined;
+  /** Sends GOAWAY on every connection, lets calls in flight finish (up to `shutdownWaitMs`), closes. */
+  close(): Promise<void>;
+}
+
+/** An HTTP/2 server (h2c, or TLS) serving the Triple calls of the services in its table. */
+export async function createTripleServer(options: TripleServerOptions): Promise<TripleServer> {
+  const table = new ExporterTable();
+  const sessions = new Set<Http2Session>();
+  const server: Http2Server | Http2SecureServer =
+    options.tls === undefined
+      ? createServer()
+      : createSecureServer({ ...options.tls, ALPNProtocols: ["h2"] });
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.on("close", () => sessions.delete(session));
+    session.on("error", (error) => options.logger.debug("transport", `triple session: ${error.message}`));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  server.on("error", (error) => options.logger.warn(`triple server error: ${error.message}`));
+  const port = (server.address() as AddressInfo).port;
+  const address = `${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
+  const context = { table, address, payloadLimit: options.payloadLimit, logger: options.logger };
+  server.on("stream", (stream, headers) => serveStream(context, stream, headers));
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    address,
+    table,
+    tlsProfile: options.tlsProfile,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // close() sends GOAWAY and ends each session once its streams are done.
+        for (const session of sessions) session.close();
+        const deadline = setTimeout(() => {
+          for (const session of sessions) session.destroy();
+        }, options.shutdownWaitMs);
+        deadline.unref();
+        server.once("close", () => clearTimeout(deadline));
+      });
+      return closing;
+    },
+  };
+}

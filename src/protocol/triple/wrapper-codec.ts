@@ -1,0 +1,142 @@
+import { Code, RpcError } from "../../core/index.js";
+
+// Wrapper mode's two messages (Java's `triple_wrapper.proto`, written by the hand-made codec in
+// `TripleCustomerProtocolWrapper`): every field is length-delimited (wire type 2).
+//   TripleRequestWrapper  { string serializeType = 1; repeated bytes args = 2; repeated string argTypes = 3; }
+//   TripleResponseWrapper { string serializeType = 1; bytes data = 2; string type = 3; }
+
+/** Hessian 2's name inside the wrappers (Java's `TripleConstants.HESSIAN4`). */
+export const WRAPPER_HESSIAN2 = "hessian4";
+
+export interface RequestWrapper {
+  readonly serializeType: string;
+  /** Each argument serialized on its own. */
+  readonly args: readonly Uint8Array[];
+  /** Java class names (`java.lang.String`, `int`, `[Ljava.lang.String;`), not descriptors. */
+  readonly argTypes: readonly string[];
+}
+
+export interface ResponseWrapper {
+  readonly serializeType: string;
+  /** Absent when Java had no bytes to send. */
+  readonly data: Uint8Array | undefined;
+  /** The Java class name of the method's return type. */
+  readonly type: string;
+}
+
+const LENGTH_DELIMITED = 2;
+
+function varintLength(value: number): number {
+  let length = 1;
+  for (let v = value >>> 7; v !== 0; v >>>= 7) length++;
+  return length;
+}
+
+/** Writes fields in the order given, as Java writes them: 1, then every 2, then every 3. */
+class FieldWriter {
+  readonly #fields: Array<readonly [number, Uint8Array]> = [];
+  #size = 0;
+
+  add(field: number, bytes: Uint8Array): this {
+    this.#fields.push([field, bytes]);
+    this.#size += varintLength((field << 3) | LENGTH_DELIMITED) + varintLength(bytes.length) + bytes.length;
+    return this;
+  }
+
+  toBuffer(): Buffer {
+    const out = Buffer.allocUnsafe(this.#size);
+    let at = 0;
+    const varint = (value: number): void => {
+      let v = value;
+      while (v > 0x7f) {
+        out[at++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      out[at++] = v;
+    };
+    for (const [field, bytes] of this.#fields) {
+      varint((field << 3) | LENGTH_DELIMITED);
+      varint(bytes.length);
+      out.set(bytes, at);
+      at += bytes.length;
+    }
+    return out;
+  }
+}
+
+const utf8 = (text: string): Buffer => Buffer.from(text, "utf8");
+
+export function encodeRequestWrapper(wrapper: RequestWrapper): Buffer {
+  const writer = new FieldWriter().add(1, utf8(wrapper.serializeType));
+  for (const arg of wrapper.args) writer.add(2, arg);
+  for (const type of wrapper.argTypes) writer.add(3, utf8(type));
+  return writer.toBuffer();
+}
+
+export function encodeResponseWrapper(wrapper: ResponseWrapper): Buffer {
+  const writer = new FieldWriter().add(1, utf8(wrapper.serializeType));
+  if (wrapper.data !== undefined) writer.add(2, wrapper.data);
+  return writer.add(3, utf8(wrapper.type)).toBuffer();
+}
+
+/** Visits each length-delimited field of `bytes`; anything else is not one of the two wrappers. */
+function readFields(bytes: Uint8Array, what: string, visit: (field: number, value: Buffer) => void): void {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  const varint = (): number => {
+    let value = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      if (at >= buffer.length) throw malformed(what, "it ends inside a varint");
+      const byte = buffer[at++]!;
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+    throw malformed(what, "a varint is longer than 5 bytes");
+  };
+  while (at < buffer.length) {
+    const tag = varint();
+    const wireType = tag & 7;
+    if (wireType !== LENGTH_DELIMITED) {
+      throw malformed(
+        what,
+        `field ${Math.floor(tag / 8)} has wire type ${wireType} (every field is length-delimited, 2)`,
+      );
+    }
+    const length = varint();
+    if (at + length > buffer.length) throw malformed(what, `a field of ${length} bytes runs past the end`);
+    visit(Math.floor(tag / 8), buffer.subarray(at, at + length));
+    at += length;
+  }
+}
+
+function malformed(what: string, reason: string): RpcError {
+  return new RpcError(
+    `the ${what} is not a Triple wrapper message: ${reason}. Is the peer in IDL (protobuf) mode?`,
+    Code.Internal,
+  );
+}
+
+/** Reads a request wrapper; unknown field numbers are skipped (protobuf's rule). */
+export function decodeRequestWrapper(bytes: Uint8Array): RequestWrapper {
+  let serializeType = "";
+  const args: Buffer[] = [];
+  const argTypes: string[] = [];
+  readFields(bytes, "request", (field, value) => {
+    if (field === 1) serializeType = value.toString("utf8");
+    else if (field === 2) args.push(value);
+    else if (field === 3) argTypes.push(value.toString("utf8"));
+  });
+  return { serializeType, args, argTypes };
+}
+
+export function decodeResponseWrapper(bytes: Uint8Array): ResponseWrapper {
+  let serializeType = "";
+  let data: Buffer | undefined;
+  let type = "";
+  readFields(bytes, "response", (field, value) => {
+    if (field === 1) serializeType = value.toString("utf8");
+    else if (field === 2) data = value;
+    else if (field === 3) type = value.toString("utf8");
+  });
+  return { serializeType, data, type };
+}

@@ -6,6 +6,7 @@ import { runE2eBench } from "./e2e.js";
 import { runHessianBench } from "./hessian.js";
 import { runMetricsBench } from "./metrics.js";
 import { runProviderBench } from "./provider.js";
+import { runTracingBench } from "./tracing.js";
 
 const args = process.argv.slice(2);
 const firstFlag = args.findIndex((a) => a.startsWith("--"));
@@ -17,3 +18,4 @@ if (wanted("hessian")) await runHessianBench();
 if (wanted("e2e")) await runE2eBench(benchOptionsFromArgv(flags, "e2e"));
 if (wanted("provider")) await runProviderBench(benchOptionsFromArgv(flags, "provider"));
 if (wanted("metrics")) await runMetricsBench();
+if (wanted("tracing")) await runTracingBench();

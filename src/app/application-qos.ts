@@ -18,6 +18,7 @@ import {
   type QosSite,
 } from "../qos/index.js";
 import type { RegistryExporter } from "../registry/protocol/index.js";
+import { type ApplicationConsole, applicationConsole } from "./application-console.js";
 
 /** What the QoS port reads from its application. */
 export interface QosParts {
@@ -27,6 +28,8 @@ export interface QosParts {
   readonly logger: Logger;
   exporters(): Iterable<Exporter>;
   references(): Iterable<Invoker>;
+  /** The registries' URLs (the web console on the port reads the first ZooKeeper one). */
+  registryUrls(): readonly Url[];
   isReady(): boolean;
 }
 
@@ -105,6 +108,7 @@ function matches(pattern: string, url: { serviceKey: string; serviceInterface: s
 export class ApplicationQos {
   readonly #metrics: CallMetrics;
   readonly #server: QosServer;
+  readonly #console: ApplicationConsole;
   readonly #logger: Logger;
   readonly #settings: QosParts["settings"];
   #port = 0;
@@ -163,10 +167,12 @@ export class ApplicationQos {
         return { found: "service", service: lookup.service, value: names.map((m) => this.#count(url, m)) };
       },
     };
+    this.#console = applicationConsole(parts.registryUrls, site.metricsText, parts.logger);
     this.#server = new QosServer(site, {
       port: parts.settings.qosPort,
       acceptForeignIp: parts.settings.qosAcceptForeignIp,
       logger: parts.logger,
+      console: this.#console.handler,
     });
   }
 
@@ -204,6 +210,7 @@ export class ApplicationQos {
       this.#port = await this.#server.listen();
     } catch (error) {
       this.#metrics.close();
+      this.#console.close();
       this.#logger.warn(
         `the QoS port ${this.#settings.qosPort} could not be opened; running without it (set application.qosPort, or qosEnable: false)`,
         error,
@@ -213,6 +220,7 @@ export class ApplicationQos {
 
   async stop(): Promise<void> {
     this.#metrics.close();
+    this.#console.close();
     await this.#server.close();
   }
 }

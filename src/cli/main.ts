@@ -1,18 +1,21 @@
 // The dubbo-ts command: `dubbo-ts registry` runs the embedded registry; `--version`, `--help`.
 // Mistakes print one line naming the flag to change (exit 2); nothing prints a stack trace.
 import { readFileSync } from "node:fs";
+import { runConsoleCommand } from "./console-command.js";
 import { UsageError } from "./flags.js";
 import { runRegistryCommand } from "./registry-command.js";
 
 /** Each command parses its own flags (and answers its own --help); it resolves with the exit code. */
 const COMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
   registry: runRegistryCommand,
+  console: runConsoleCommand,
 };
 
 const USAGE = `usage: dubbo-ts <command> [flags]
 
 commands:
   registry   run the embedded dubbo:// registry until SIGINT/SIGTERM
+  console    serve the web console for a ZooKeeper registry
 
 dubbo-ts <command> --help   flags of one command
 dubbo-ts --version          the installed version

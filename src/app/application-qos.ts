@@ -6,12 +6,14 @@ import {
   type Invoker,
   type Logger,
   type MethodDefinition,
+  setLogLevel,
   type Url,
 } from "../core/index.js";
 import { CallMetrics, type MonitorEvents, prometheusText } from "../monitor/index.js";
 import {
   type QosConfigEntry,
   type QosLookup,
+  type QosMethodChoice,
   type QosMethodCount,
   type QosProvider,
   QosServer,
@@ -65,6 +67,22 @@ function findMethod(
     return { found: "service", service: key, value: { invoker, method: definition } };
   }
   return { found: "no service" };
+}
+
+/** The contract entries `invoke service.name(…)` with `argCount` arguments may mean (Java's name match). */
+function findMethodsNamed(
+  exporters: Iterable<Exporter>,
+  service: string,
+  name: string,
+  argCount: number,
+): QosLookup<QosMethodChoice[]> {
+  const found = findMethod(exporters, service, undefined);
+  if (found.found !== "service") return found;
+  const methods = Object.entries(found.value.invoker.definition?.methods ?? {});
+  const value = methods
+    .filter(([key, m]) => ((m.javaName ?? key) === name || key === name) && m.args.length === argCount)
+    .map(([key, m]) => ({ key, javaName: m.javaName ?? key, parameterTypes: m.args }));
+  return { found: "service", service: found.service, value };
 }
 
 /** Settings that are code or bookkeeping, not configuration. */
@@ -138,6 +156,8 @@ export class ApplicationQos {
       isReady: parts.isReady,
       configs: () => configEntries(parts.config),
       metricsText: () => prometheusText(this.#metrics),
+      methods: (service, name, argCount) => findMethodsNamed(parts.exporters(), service, name, argCount),
+      setLogLevel: (level) => setLogLevel(parts.logger, level),
       invoke: async (service, method, args) => {
         const lookup = findMethod(parts.exporters(), service, method);
         if (lookup.found !== "service") return lookup;
@@ -149,7 +169,7 @@ export class ApplicationQos {
             service: url.serviceInterface,
             group: url.get("group"),
             version: url.get("version"),
-            method,
+            method: definition?.javaName ?? method,
             args,
             parameterTypes: definition?.args ?? [],
             ...(definition === undefined ? {} : { returnType: definition.returns }),

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import type { Logger } from "../core/index.js";
-import { runQosCommand } from "./commands.js";
+import { type QosSession, runQosCommand } from "./commands.js";
 import { CONSOLE_PATH, type ConsoleHandler } from "./console/index.js";
 import type { QosSite } from "./qos-site.js";
 
@@ -148,6 +148,7 @@ export class QosServer {
   }
 
   #telnet(socket: Socket, first: Buffer): void {
+    const session: QosSession = {};
     let pending = "";
     let chain = Promise.resolve();
     const onData = (chunk: Buffer) => {
@@ -160,7 +161,7 @@ export class QosServer {
       while (end >= 0) {
         const line = pending.slice(0, end).replace(/\r$/, "").trim();
         pending = pending.slice(end + 1);
-        chain = chain.then(() => this.#telnetLine(socket, line));
+        chain = chain.then(() => this.#telnetLine(socket, line, session));
         end = pending.indexOf("\n");
       }
     };
@@ -168,14 +169,14 @@ export class QosServer {
     if (first.length > 0) onData(first);
   }
 
-  async #telnetLine(socket: Socket, line: string): Promise<void> {
+  async #telnetLine(socket: Socket, line: string, session: QosSession): Promise<void> {
     if (socket.destroyed) return;
     if (line === "") {
       socket.write(QOS_PROMPT);
       return;
     }
     const [name = "", ...args] = line.split(/\s+/);
-    const answer = await this.#run(name, args).catch((error: unknown) => ({
+    const answer = await this.#run(name, args, session).catch((error: unknown) => ({
       text: `${name} failed: ${error instanceof Error ? error.message : String(error)}`,
       status: 500,
       close: false,
@@ -184,8 +185,8 @@ export class QosServer {
     else socket.write(`${answer.text}${BR}${QOS_PROMPT}`);
   }
 
-  #run(name: string, args: readonly string[]) {
-    return runQosCommand(this.#site, name, args).catch((error: unknown) => {
+  #run(name: string, args: readonly string[], session: QosSession = {}) {
+    return runQosCommand(this.#site, name, args, session).catch((error: unknown) => {
       this.#options.logger.warn(`the QoS command ${name} failed`, error);
       throw error;
     });

@@ -7,6 +7,7 @@ import { runHessianBench } from "./hessian.js";
 import { runMetricsBench } from "./metrics.js";
 import { runProviderBench } from "./provider.js";
 import { runScaleBench } from "./scale/index.js";
+import { runTracingBench } from "./tracing.js";
 
 const args = process.argv.slice(2);
 const firstFlag = args.findIndex((a) => a.startsWith("--"));
@@ -18,5 +19,6 @@ if (wanted("hessian")) await runHessianBench();
 if (wanted("e2e")) await runE2eBench(benchOptionsFromArgv(flags, "e2e"));
 if (wanted("provider")) await runProviderBench(benchOptionsFromArgv(flags, "provider"));
 if (wanted("metrics")) await runMetricsBench();
+if (wanted("tracing")) await runTracingBench();
 // Not in the default run: it needs ZooKeeper and minutes.
 if (only.includes("scale")) await runScaleBench(flags);

@@ -7,6 +7,7 @@ export const SYSTEM_PACKAGES = [
   { name: "libhessian-java", probe: "/usr/share/java/hessian.jar", why: "Java Hessian conformance tests" },
   { name: "zookeeper", probe: "/usr/share/zookeeper/bin/zkServer.sh", why: "ZooKeeper registry tests" },
   { name: "maven", probe: "/usr/bin/mvn", why: "fetching real Java Dubbo for the interop tests" },
+  { name: "chromium", probe: "/usr/bin/chromium", why: "the web console's test in a headless browser" },
 ];
 
 export function ensureSystemPackages() {

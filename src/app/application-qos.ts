@@ -6,18 +6,21 @@ import {
   type Invoker,
   type Logger,
   type MethodDefinition,
+  setLogLevel,
   type Url,
 } from "../core/index.js";
 import { CallMetrics, type MonitorEvents, prometheusText } from "../monitor/index.js";
 import {
   type QosConfigEntry,
   type QosLookup,
+  type QosMethodChoice,
   type QosMethodCount,
   type QosProvider,
   QosServer,
   type QosSite,
 } from "../qos/index.js";
 import type { RegistryExporter } from "../registry/protocol/index.js";
+import { type ApplicationConsole, applicationConsole } from "./application-console.js";
 
 /** What the QoS port reads from its application. */
 export interface QosParts {
@@ -27,6 +30,8 @@ export interface QosParts {
   readonly logger: Logger;
   exporters(): Iterable<Exporter>;
   references(): Iterable<Invoker>;
+  /** The registries' URLs (the web console on the port reads the first ZooKeeper one). */
+  registryUrls(): readonly Url[];
   isReady(): boolean;
 }
 
@@ -62,6 +67,22 @@ function findMethod(
     return { found: "service", service: key, value: { invoker, method: definition } };
   }
   return { found: "no service" };
+}
+
+/** The contract entries `invoke service.name(…)` with `argCount` arguments may mean (Java's name match). */
+function findMethodsNamed(
+  exporters: Iterable<Exporter>,
+  service: string,
+  name: string,
+  argCount: number,
+): QosLookup<QosMethodChoice[]> {
+  const found = findMethod(exporters, service, undefined);
+  if (found.found !== "service") return found;
+  const methods = Object.entries(found.value.invoker.definition?.methods ?? {});
+  const value = methods
+    .filter(([key, m]) => ((m.javaName ?? key) === name || key === name) && m.args.length === argCount)
+    .map(([key, m]) => ({ key, javaName: m.javaName ?? key, parameterTypes: m.args }));
+  return { found: "service", service: found.service, value };
 }
 
 /** Settings that are code or bookkeeping, not configuration. */
@@ -105,6 +126,7 @@ function matches(pattern: string, url: { serviceKey: string; serviceInterface: s
 export class ApplicationQos {
   readonly #metrics: CallMetrics;
   readonly #server: QosServer;
+  readonly #console: ApplicationConsole;
   readonly #logger: Logger;
   readonly #settings: QosParts["settings"];
   #port = 0;
@@ -134,6 +156,8 @@ export class ApplicationQos {
       isReady: parts.isReady,
       configs: () => configEntries(parts.config),
       metricsText: () => prometheusText(this.#metrics),
+      methods: (service, name, argCount) => findMethodsNamed(parts.exporters(), service, name, argCount),
+      setLogLevel: (level) => setLogLevel(parts.logger, level),
       invoke: async (service, method, args) => {
         const lookup = findMethod(parts.exporters(), service, method);
         if (lookup.found !== "service") return lookup;
@@ -145,7 +169,7 @@ export class ApplicationQos {
             service: url.serviceInterface,
             group: url.get("group"),
             version: url.get("version"),
-            method,
+            method: definition?.javaName ?? method,
             args,
             parameterTypes: definition?.args ?? [],
             ...(definition === undefined ? {} : { returnType: definition.returns }),
@@ -163,10 +187,12 @@ export class ApplicationQos {
         return { found: "service", service: lookup.service, value: names.map((m) => this.#count(url, m)) };
       },
     };
+    this.#console = applicationConsole(parts.registryUrls, site.metricsText, parts.logger);
     this.#server = new QosServer(site, {
       port: parts.settings.qosPort,
       acceptForeignIp: parts.settings.qosAcceptForeignIp,
       logger: parts.logger,
+      console: this.#console.handler,
     });
   }
 
@@ -204,6 +230,7 @@ export class ApplicationQos {
       this.#port = await this.#server.listen();
     } catch (error) {
       this.#metrics.close();
+      this.#console.close();
       this.#logger.warn(
         `the QoS port ${this.#settings.qosPort} could not be opened; running without it (set application.qosPort, or qosEnable: false)`,
         error,
@@ -213,6 +240,7 @@ export class ApplicationQos {
 
   async stop(): Promise<void> {
     this.#metrics.close();
+    this.#console.close();
     await this.#server.close();
   }
 }

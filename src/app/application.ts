@@ -267,6 +267,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
       logger: this.logger,
       exporters: () => this.#exporters,
       references: () => this.#references,
+      registryUrls: () => this.registryUrls(undefined),
       isReady: () => this.#started && this.#stopping === undefined,
     });
     await this.#qos.start();

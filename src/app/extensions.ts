@@ -27,7 +27,12 @@ import {
   tpsFilterExtension,
 } from "../filter/limits/index.js";
 import { createAccessLogFilter, createTimeoutFilter } from "../filter/observe/index.js";
-import { callEventFilterExtensions, MonitorEvents, monitorObserver } from "../monitor/index.js";
+import {
+  callEventFilterExtensions,
+  MonitorEvents,
+  monitorObserver,
+  tracingFilterExtensions,
+} from "../monitor/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
 import { createTripleProtocol, TRIPLE_PROTOCOL } from "../protocol/triple/index.js";
@@ -115,7 +120,7 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
     .register("tps", tpsFilterExtension)
     .register("accesslog", createAccessLogFilter({ logger: options.logger }))
     .register("timeout", createTimeoutFilter({ logger: options.logger }));
-  for (const [name, extension] of callEventFilterExtensions(monitor))
+  for (const [name, extension] of [...callEventFilterExtensions(monitor), ...tracingFilterExtensions])
     extensions.filter.register(name, extension);
   registerBuiltinClusters(extensions, { rpcStatus, ...(options.random ? { random: options.random } : {}) });
   registerBuiltinRouters(extensions.router);

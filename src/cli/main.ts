@@ -1,6 +1,7 @@
 // The dubbo-ts command: `dubbo-ts registry` runs the embedded registry; `--version`, `--help`.
 // Mistakes print one line naming the flag to change (exit 2); nothing prints a stack trace.
 import { readFileSync } from "node:fs";
+import { runConsoleCommand } from "./console-command.js";
 import { UsageError } from "./flags.js";
 import { runGenCommand } from "./gen-command.js";
 import { runRegistryCommand } from "./registry-command.js";
@@ -9,6 +10,7 @@ import { runRegistryCommand } from "./registry-command.js";
 const COMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
   registry: runRegistryCommand,
   gen: runGenCommand,
+  console: runConsoleCommand,
 };
 
 const USAGE = `usage: dubbo-ts <command> [flags]
@@ -16,6 +18,7 @@ const USAGE = `usage: dubbo-ts <command> [flags]
 commands:
   registry   run the embedded dubbo:// registry until SIGINT/SIGTERM
   gen        write TypeScript contracts from a Java API jar or classes directory
+  console    serve the web console for a ZooKeeper registry
 
 dubbo-ts <command> --help   flags of one command
 dubbo-ts --version          the installed version

@@ -2,6 +2,7 @@
 import { DEFAULT_DUBBO_REGISTRY_PORT, DEFAULT_EMBEDDED_REGISTRY_LEASE_MS } from "../core/index.js";
 import { startEmbeddedRegistry } from "../registry/dubbo/index.js";
 import { integerFlag, parseFlags, UsageError } from "./flags.js";
+import { untilStopped } from "./until-stopped.js";
 
 const REGISTRY_USAGE = `usage: dubbo-ts registry [--host 127.0.0.1] [--port ${DEFAULT_DUBBO_REGISTRY_PORT}] [--recovery ${DEFAULT_EMBEDDED_REGISTRY_LEASE_MS}]
 
@@ -50,15 +51,7 @@ export async function runRegistryCommand(argv: readonly string[]): Promise<numbe
   process.stdout.write(
     `dubbo-ts embedded registry listening on ${server.url.toString()} (registry address for providers and consumers)\n`,
   );
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await untilStopped();
   await server.stop();
   process.stdout.write("dubbo-ts embedded registry stopped\n");
   return 0;

@@ -1,5 +1,5 @@
 // The monitor layer: one event stream per application, the filters that emit the calls' events,
-// and what reads them (the Prometheus metrics).
+// and what reads them (the Prometheus metrics); the OpenTelemetry tracing filters.
 export {
   CONSUMER_MONITOR_FILTER,
   callEventFilterExtensions,
@@ -11,3 +11,4 @@ export { MonitorEvents, type MonitorListener } from "./event-stream.js";
 export type * from "./events.js";
 export { CallMetrics, type MethodMetrics, prometheusText } from "./metrics/index.js";
 export { monitorObserver } from "./protocol-observer.js";
+export * from "./tracing/index.js";

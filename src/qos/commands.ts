@@ -1,17 +1,14 @@
+import type { LogLevel } from "../core/index.js";
+import { invoke, select } from "./invoke-command.js";
+import type { QosAnswer, QosSession } from "./qos-session.js";
 import type { QosSite } from "./qos-site.js";
 import { textTable } from "./text-table.js";
 
-/** A command's answer; `status` is the HTTP status (probes answer 503 when false). */
-export interface QosAnswer {
-  readonly text: string;
-  readonly status: number;
-  /** `quit`: the telnet session ends. */
-  readonly close?: boolean;
-}
+export type { QosAnswer, QosSession } from "./qos-session.js";
 
 interface QosCommand {
   readonly summary: string;
-  run(site: QosSite, args: readonly string[]): QosAnswer | Promise<QosAnswer>;
+  run(site: QosSite, args: readonly string[], session: QosSession): QosAnswer | Promise<QosAnswer>;
 }
 
 const ok = (text: string): QosAnswer => ({ text, status: 200 });
@@ -39,44 +36,6 @@ async function setOnline(site: QosSite, args: readonly string[], online: boolean
     };
   }
   return ok((await site.setOnline(pattern, online)) ? "OK" : "service not found");
-}
-
-const INVOKE_USAGE =
-  'Please input method name, eg: \r\ninvoke XxxService.xxxMethod(1234, "abcd", {"prop" : "value"})\r\n' +
-  'invoke com.xxx.XxxService.xxxMethod(1234, "abcd", {"prop" : "value"})';
-
-/** `invoke Service.method(json, …)`: Java's `result:` (JSON) and `elapsed: N ms.` lines. */
-async function invoke(site: QosSite, args: readonly string[]): Promise<QosAnswer> {
-  const text = args.join(" ").trim();
-  if (text === "") return ok(INVOKE_USAGE);
-  const open = text.indexOf("(");
-  if (open < 0 || !text.endsWith(")")) return ok("Invalid parameters, format: service.method(args)");
-  const target = text.slice(0, open).trim();
-  const dot = target.lastIndexOf(".");
-  if (dot <= 0) return ok("Name the service: invoke XxxService.xxxMethod(args)");
-  const service = target.slice(0, dot);
-  const method = target.slice(dot + 1);
-  let values: unknown[];
-  try {
-    values = JSON.parse(`[${text.slice(open + 1, -1)}]`) as unknown[];
-  } catch (error) {
-    return ok(`Invalid json argument, cause: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  let lookup: Awaited<ReturnType<QosSite["invoke"]>>;
-  try {
-    lookup = await site.invoke(service, method, values);
-  } catch (error) {
-    return ok(
-      `Failed to invoke method ${method}, cause: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const used = `Use default service ${service}.\r\n`;
-  if (lookup.found === "no service") return ok(`${used}No such service ${service}`);
-  if (lookup.found === "no method") return ok(`${used}No such method ${method} in service ${service}`);
-  const json = JSON.stringify(lookup.value.value, (_k, v: unknown) =>
-    typeof v === "bigint" ? v.toString() : v,
-  );
-  return ok(`${used}result: ${json ?? "null"}\r\nelapsed: ${Math.round(lookup.value.elapsedMs)} ms.`);
 }
 
 /** `count Service [method]`: Java's table of method, total, failed, active, average, max. */
@@ -111,6 +70,33 @@ function getConfig(site: QosSite, args: readonly string[]): QosAnswer {
   return ok(entries.map((e) => `${e.type}: ${e.id}\r\n${JSON.stringify(e.settings)}\r\n`).join("\r\n"));
 }
 
+/** Java's `Level` names and numbers (`switchLogLevel 3` is INFO), as our levels. */
+const JAVA_LOG_LEVELS: ReadonlyArray<readonly [java: string, ours: LogLevel]> = [
+  ["ALL", "trace"],
+  ["TRACE", "trace"],
+  ["DEBUG", "debug"],
+  ["INFO", "info"],
+  ["WARN", "warn"],
+  ["ERROR", "error"],
+  ["OFF", "silent"],
+];
+
+/** `switchLogLevel info` (or 0-6, ALL…OFF, as Java's): `OK`. */
+function switchLogLevel(site: QosSite, args: readonly string[]): QosAnswer {
+  if (args.length !== 1) return ok("Unexpected argument length.");
+  const given = args[0]!;
+  const level =
+    JAVA_LOG_LEVELS[/^[0-6]$/.test(given) ? Number(given) : -1]?.[1] ??
+    JAVA_LOG_LEVELS.find(([name]) => name === given.toUpperCase())?.[1];
+  if (level === undefined) {
+    const names = JAVA_LOG_LEVELS.map(([name]) => name).join(", ");
+    return { text: `No log level ${given}: give one of ${names} or its number 0-6`, status: 400 };
+  }
+  return site.setLogLevel(level)
+    ? ok("OK")
+    : ok("The application's logger is its own Logger object; switch its level there");
+}
+
 /** Java 3's QoS commands this application answers, by name. */
 export const QOS_COMMANDS: ReadonlyMap<string, QosCommand> = new Map<string, QosCommand>([
   ["help", { summary: "List the commands", run: () => ok(helpText()) }],
@@ -138,8 +124,10 @@ export const QOS_COMMANDS: ReadonlyMap<string, QosCommand> = new Map<string, Qos
   ["startup", { summary: "Startup probe: true (200) or false (503)", run: (s) => probe(s.isReady()) }],
   ["version", { summary: "Show the version", run: (s) => ok(`dubbo version "${s.version}"`) }],
   ["invoke", { summary: "Call a provided method: invoke XxxService.xxxMethod(json args)", run: invoke }],
+  ["select", { summary: "Select the index of the method you want to invoke: select [index]", run: select }],
   ["count", { summary: "Count a provided service's calls: count XxxService [xxxMethod]", run: count }],
   ["getConfig", { summary: "Show the resolved configuration: getConfig [type] [id]", run: getConfig }],
+  ["switchLogLevel", { summary: "Switch log level: switchLogLevel info", run: switchLogLevel }],
   ["metrics", { summary: "Show the metrics in Prometheus text", run: (s) => ok(s.metricsText()) }],
   ["quit", { summary: "Close this session", run: () => ({ text: "BYE!\n", status: 200, close: true }) }],
 ]);
@@ -156,8 +144,9 @@ export async function runQosCommand(
   site: QosSite,
   name: string,
   args: readonly string[],
+  session: QosSession = {},
 ): Promise<QosAnswer> {
   const command = QOS_COMMANDS.get(name);
   if (command === undefined) return { text: `${name} :no such command`, status: 404 };
-  return command.run(site, args);
+  return command.run(site, args, session);
 }

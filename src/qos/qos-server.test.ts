@@ -15,7 +15,9 @@ const site: QosSite = {
   isReady: () => false,
   configs: () => [],
   metricsText: () => "",
+  methods: () => ({ found: "no service" }),
   invoke: async () => ({ found: "no service" }),
+  setLogLevel: () => false,
   count: () => ({ found: "no service" }),
 };
 const quiet = silentLogger;

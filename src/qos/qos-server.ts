@@ -1,6 +1,8 @@
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import type { Logger } from "../core/index.js";
-import { runQosCommand } from "./commands.js";
+import { type QosSession, runQosCommand } from "./commands.js";
+import { CONSOLE_PATH, type ConsoleHandler } from "./console/index.js";
 import type { QosSite } from "./qos-site.js";
 
 /** Java's QoS prompt and line end (`QosProcessHandler`, `QosConstants.BR_STR`). */
@@ -15,6 +17,8 @@ export interface QosServerOptions {
   /** `qos.accept.foreign.ip`: listen on every interface instead of 127.0.0.1 only. */
   readonly acceptForeignIp: boolean;
   readonly logger: Logger;
+  /** The web console, served under `/console` on this port; absent, `/console` is an unknown command. */
+  readonly console?: ConsoleHandler | undefined;
 }
 
 /** HTTP when the first byte is `G` or `P` (GET, POST), as Java decides; telnet otherwise. */
@@ -41,11 +45,14 @@ export class QosServer {
   readonly #options: QosServerOptions;
   readonly #server: Server;
   readonly #sockets = new Set<Socket>();
+  /** Never listens: `/console` connections are handed to it whole, as a browser needs full HTTP. */
+  readonly #console: HttpServer | undefined;
 
   constructor(site: QosSite, options: QosServerOptions) {
     this.#site = site;
     this.#options = options;
     this.#server = createServer((socket) => this.#accept(socket));
+    this.#console = options.console && createHttpServer(options.console);
   }
 
   /** The address listened on (127.0.0.1, or 0.0.0.0 when foreign IPs are accepted), as bound. */
@@ -101,6 +108,10 @@ export class QosServer {
         () => httpReply(socket, 500, ""),
       );
     };
+    if (this.#isConsoleRequest(head)) {
+      this.#toConsole(socket, head);
+      return;
+    }
     if (head.includes("\r\n\r\n")) {
       answer();
       return;
@@ -108,7 +119,10 @@ export class QosServer {
     const more = (chunk: Buffer) => {
       head += chunk.toString("latin1");
       if (head.length > MAX_LINE_BYTES) socket.destroy();
-      else if (head.includes("\r\n\r\n")) {
+      else if (this.#isConsoleRequest(head)) {
+        socket.off("data", more);
+        this.#toConsole(socket, head);
+      } else if (head.includes("\r\n\r\n")) {
         socket.off("data", more);
         answer();
       }
@@ -116,7 +130,25 @@ export class QosServer {
     socket.on("data", more);
   }
 
+  /** Whether the request line (once complete) asks for the console. */
+  #isConsoleRequest(head: string): boolean {
+    if (this.#console === undefined || !head.includes("\r\n")) return false;
+    const target = head.split(" ", 2)[1] ?? "";
+    return (
+      target === CONSOLE_PATH ||
+      target.startsWith(`${CONSOLE_PATH}/`) ||
+      target.startsWith(`${CONSOLE_PATH}?`)
+    );
+  }
+
+  /** Hands the connection, with the bytes read so far put back, to the console's HTTP server. */
+  #toConsole(socket: Socket, head: string): void {
+    socket.unshift(Buffer.from(head, "latin1"));
+    this.#console?.emit("connection", socket);
+  }
+
   #telnet(socket: Socket, first: Buffer): void {
+    const session: QosSession = {};
     let pending = "";
     let chain = Promise.resolve();
     const onData = (chunk: Buffer) => {
@@ -129,7 +161,7 @@ export class QosServer {
       while (end >= 0) {
         const line = pending.slice(0, end).replace(/\r$/, "").trim();
         pending = pending.slice(end + 1);
-        chain = chain.then(() => this.#telnetLine(socket, line));
+        chain = chain.then(() => this.#telnetLine(socket, line, session));
         end = pending.indexOf("\n");
       }
     };
@@ -137,14 +169,14 @@ export class QosServer {
     if (first.length > 0) onData(first);
   }
 
-  async #telnetLine(socket: Socket, line: string): Promise<void> {
+  async #telnetLine(socket: Socket, line: string, session: QosSession): Promise<void> {
     if (socket.destroyed) return;
     if (line === "") {
       socket.write(QOS_PROMPT);
       return;
     }
     const [name = "", ...args] = line.split(/\s+/);
-    const answer = await this.#run(name, args).catch((error: unknown) => ({
+    const answer = await this.#run(name, args, session).catch((error: unknown) => ({
       text: `${name} failed: ${error instanceof Error ? error.message : String(error)}`,
       status: 500,
       close: false,
@@ -153,8 +185,8 @@ export class QosServer {
     else socket.write(`${answer.text}${BR}${QOS_PROMPT}`);
   }
 
-  #run(name: string, args: readonly string[]) {
-    return runQosCommand(this.#site, name, args).catch((error: unknown) => {
+  #run(name: string, args: readonly string[], session: QosSession = {}) {
+    return runQosCommand(this.#site, name, args, session).catch((error: unknown) => {
       this.#options.logger.warn(`the QoS command ${name} failed`, error);
       throw error;
     });

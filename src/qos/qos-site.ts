@@ -1,3 +1,5 @@
+import type { JavaType, LogLevel } from "../core/index.js";
+
 /** A service the application provides, as `ls` shows it. */
 export interface QosProvider {
   /** `group/interface:version`. */
@@ -14,6 +16,14 @@ export interface QosMethodCount {
   readonly active: number;
   readonly averageMs: number;
   readonly maxMs: number;
+}
+
+/** One method `invoke` may mean: a contract entry, with its Java name and parameter types. */
+export interface QosMethodChoice {
+  /** The contract's entry key (an overload's own key). */
+  readonly key: string;
+  readonly javaName: string;
+  readonly parameterTypes: readonly JavaType[];
 }
 
 /** What `invoke` and `count` found for a service name (simple or full interface name, or service key). */
@@ -54,12 +64,19 @@ export interface QosSite {
   configs(): QosConfigEntry[];
   /** Prometheus text of the application's metrics. */
   metricsText(): string;
-  /** Calls a provided method with JSON arguments (as Java, without the provider filters' RPC). */
+  /**
+   * The methods of a provided service that `invoke service.name(…)` with `argCount` arguments may
+   * mean: those whose Java name (or entry key) is `name` and that take that many parameters.
+   */
+  methods(service: string, name: string, argCount: number): QosLookup<QosMethodChoice[]>;
+  /** Calls a provided method (by entry key) with JSON arguments (as Java, without the provider filters' RPC). */
   invoke(
     service: string,
     method: string,
     args: unknown[],
   ): Promise<QosLookup<{ readonly value: unknown; readonly elapsedMs: number }>>;
+  /** Switches the application's log level; false when its logger is not one dubbo-ts made. */
+  setLogLevel(level: LogLevel): boolean;
   /** The provider-side counts of a service's methods (one method when named). */
   count(service: string, method: string | undefined): QosLookup<QosMethodCount[]>;
 }

@@ -9,5 +9,6 @@ export {
   isLogger,
   type Logger,
   type LoggerOptions,
+  setLogLevel,
   silentLogger,
 } from "./logger.js";

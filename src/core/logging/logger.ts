@@ -36,6 +36,8 @@ export interface LoggerOptions {
 
 // Tells a Logger made here from a pino-shaped sink, which has methods of the same names.
 const kLogger = Symbol.for("dubbo-ts.Logger");
+// The level switch of a Logger made here (QoS `switchLogLevel`).
+const kSetLevel = Symbol.for("dubbo-ts.Logger.setLevel");
 
 /** Whether `value` is a {@link Logger} made by {@link createLogger} (rather than a sink). */
 export function isLogger(value: Logger | LogSink): value is Logger {
@@ -46,7 +48,7 @@ export function isLogger(value: Logger | LogSink): value is Logger {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const sink = options.sink ?? stderrSink;
   const categories = parseCategories(options.categories);
-  const level = options.level ?? (categories === undefined ? "info" : "trace");
+  let level = options.level ?? (categories === undefined ? "info" : "trace");
   const on = (wanted: LogLevel) => levelAllows(level, wanted);
   const detailOn = (wanted: LogLevel, category: string) =>
     on(wanted) && (categories === undefined || categories === "all" || categories.has(category));
@@ -67,7 +69,23 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       if (detailOn("trace", category)) sink.trace({ category }, message);
     },
   };
-  return Object.assign(logger, { [kLogger]: true });
+  return Object.assign(logger, {
+    [kLogger]: true,
+    [kSetLevel]: (next: LogLevel) => {
+      level = next;
+    },
+  });
+}
+
+/**
+ * Changes the lowest level a logger made by {@link createLogger} writes, from now on (Java's
+ * `LoggerFactory.setLevel`); false for any other logger, whose level is its own business. A pino
+ * sink still applies its own level after this one.
+ */
+export function setLogLevel(logger: Logger, level: LogLevel): boolean {
+  const set = (logger as { [kSetLevel]?: (level: LogLevel) => void })[kSetLevel];
+  set?.(level);
+  return set !== undefined;
 }
 
 /** Writes warnings and errors, and `info` for what an operator watches, to stderr. */

@@ -1,0 +1,132 @@
+import {
+  type Attributes,
+  context,
+  isSpanContextValid,
+  ProxyTracerProvider,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from "@opentelemetry/api";
+import { type Filter, type FilterExtension, type RpcResult, withAttachments } from "../../core/index.js";
+import {
+  contextFromAttachments,
+  PROPAGATION_TYPE_KEY,
+  propagationTypeOf,
+  traceAttachments,
+} from "./trace-propagation.js";
+
+/** Java 3's names for its tracing filters (`ObservationSenderFilter`, `ObservationReceiverFilter`). */
+export const CONSUMER_TRACING_FILTER = "observationsender";
+export const PROVIDER_TRACING_FILTER = "observationreceiver";
+
+/** Java's order for both (`Integer.MIN_VALUE + 50`): the outermost filter, so the span covers the rest. */
+const TRACING_ORDER = -2147483598;
+const TRACER_NAME = "dubbo-ts";
+
+/** The provider the API hands out while no SDK registered one: seeing it means tracing is off. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+let lastProvider: TracerProvider | undefined;
+let lastTracer: Tracer | undefined;
+
+/**
+ * The registered tracer, or undefined when no tracer provider is registered: then a call pays
+ * two property reads and a comparison, and no span, context or attachment is built.
+ */
+function activeTracer(): Tracer | undefined {
+  const global = trace.getTracerProvider();
+  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global;
+  if (provider === NOOP_PROVIDER) return undefined;
+  if (provider !== lastProvider) {
+    lastProvider = provider;
+    lastTracer = provider.getTracer(TRACER_NAME);
+  }
+  return lastTracer;
+}
+
+/** Java's `DubboObservationDocumentation` keys; the port is a string there, so it is here too. */
+function spanAttributes(service: string, method: string, host: string, port: string): Attributes {
+  return {
+    "rpc.system": "apache_dubbo",
+    "rpc.service": service,
+    "rpc.method": method,
+    "net.peer.name": host,
+    "net.peer.port": port,
+  };
+}
+
+async function endWith(span: Span, call: Promise<RpcResult>): Promise<RpcResult> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof Error) span.recordException(error);
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * The consumer's client span `{service}/{method}` per attempt on a provider, child of the
+ * caller's active span, its context sent in the request's attachments.
+ */
+export const consumerTracingFilter: Filter = (next, invoker) => {
+  const type = propagationTypeOf(invoker.url.get(PROPAGATION_TYPE_KEY));
+  const host = invoker.url.host;
+  const port = String(invoker.url.port);
+  return (inv) => {
+    const tracer = activeTracer();
+    if (tracer === undefined) return next(inv);
+    const span = tracer.startSpan(`${inv.service}/${inv.method}`, {
+      kind: SpanKind.CLIENT,
+      attributes: spanAttributes(inv.service, inv.method, host, port),
+    });
+    const spanContext = span.spanContext();
+    const traced = isSpanContextValid(spanContext)
+      ? withAttachments(inv, traceAttachments(spanContext, type))
+      : inv;
+    return endWith(span, next(traced));
+  };
+};
+
+/**
+ * The provider's server span `{service}/{method}`, child of the span the caller sent (W3C or B3),
+ * active while the service's code runs so its own spans and calls join the trace.
+ */
+export const providerTracingFilter: Filter = (next) => (inv) => {
+  const tracer = activeTracer();
+  if (tracer === undefined) return next(inv);
+  const remote = inv.remoteAddress ?? "";
+  const colon = remote.lastIndexOf(":");
+  const parent = contextFromAttachments(context.active(), inv.attachments);
+  const span = tracer.startSpan(
+    `${inv.service}/${inv.method}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: spanAttributes(inv.service, inv.method, remote.slice(0, colon), remote.slice(colon + 1)),
+    },
+    parent,
+  );
+  return endWith(
+    span,
+    context.with(trace.setSpan(parent, span), () => next(inv)),
+  );
+};
+
+/** The tracing filters of an application, by name, with Java's activation. */
+export const tracingFilterExtensions: ReadonlyArray<readonly [string, FilterExtension]> = [
+  [
+    PROVIDER_TRACING_FILTER,
+    { filter: providerTracingFilter, activate: { side: "provider", order: TRACING_ORDER } },
+  ],
+  [
+    CONSUMER_TRACING_FILTER,
+    { filter: consumerTracingFilter, activate: { side: "consumer", order: TRACING_ORDER } },
+  ],
+];

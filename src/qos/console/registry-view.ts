@@ -1,0 +1,188 @@
+import { parse } from "yaml";
+import { Code, javaUrlDecode, RpcError, Url } from "../../core/index.js";
+import type { RegistryLogger } from "../../registry/index.js";
+import { ENCODED_PROTOCOL_SEPARATOR, rootPath } from "../../registry/zookeeper/zk-paths.js";
+import { ZkSession } from "../../registry/zookeeper/zk-session.js";
+
+/** The rule kinds dubbo-admin writes into the config center, by their key suffix. */
+export const RULE_SUFFIXES = {
+  override: ".configurators",
+  condition: ".condition-router",
+  tag: ".tag-router",
+} as const;
+export type RuleKind = keyof typeof RULE_SUFFIXES;
+
+/** The nodes under the root that are not services (Dubbo 3's config center, mapping, metadata). */
+const NOT_SERVICES = new Set(["config", "mapping", "metadata"]);
+
+/** One registered URL, as the console shows it. */
+export interface RegisteredUrl {
+  readonly address: string;
+  readonly application: string;
+  readonly url: string;
+  readonly parameters: Readonly<Record<string, string>>;
+}
+
+export interface ServiceEntry {
+  readonly service: string;
+  readonly providers: readonly RegisteredUrl[];
+  readonly consumers: readonly RegisteredUrl[];
+}
+
+export interface RuleEntry {
+  readonly kind: RuleKind;
+  /** `interface:version:group` (service scope) or the application's name, as dubbo-admin keys it. */
+  readonly key: string;
+  readonly path: string;
+  readonly yaml: string;
+}
+
+function registeredUrl(encoded: string): RegisteredUrl {
+  const url = Url.decode(encoded);
+  return {
+    address: url.address,
+    application: url.get("application") ?? "",
+    url: url.toFullString(),
+    parameters: Object.fromEntries(url.params),
+  };
+}
+
+function ruleKindOf(node: string): RuleKind | undefined {
+  return (Object.keys(RULE_SUFFIXES) as RuleKind[]).find((kind) => node.endsWith(RULE_SUFFIXES[kind]));
+}
+
+/**
+ * A ZooKeeper registry as the console reads and changes it: the services with their providers and
+ * consumers (`/dubbo/{interface}/{providers,consumers}`), and dubbo-admin's rules in the config
+ * center (`/dubbo/config/dubbo/{key}.configurators`, `.condition-router`, `.tag-router`). It reads
+ * on demand (the page polls), so it keeps no watches.
+ */
+export class RegistryView {
+  readonly #session: ZkSession;
+  /** The registry's root path (`/dubbo`), "" for `/`, so paths join with a plain `/`. */
+  readonly #base: string;
+  #closed = false;
+
+  private constructor(registry: Url, logger: RegistryLogger) {
+    const root = rootPath(registry);
+    this.#base = root === "/" ? "" : root;
+    this.#session = new ZkSession(registry, logger, {
+      isDestroyed: () => this.#closed,
+      onNewSession: () => {},
+      onReconnected: () => {},
+      onClientReplaced: () => {},
+    });
+  }
+
+  /** Connects to the registry (`zookeeper://host:port?backup=…`, as applications give it). */
+  static async open(registry: Url, logger: RegistryLogger): Promise<RegistryView> {
+    if (registry.protocol !== "zookeeper") {
+      throw new RpcError(
+        `the console reads a ZooKeeper registry; ${registry.protocol}://${registry.address} is not one (give zookeeper://host:port)`,
+        Code.InvalidArgument,
+      );
+    }
+    const view = new RegistryView(registry, logger);
+    await view.#session.start();
+    return view;
+  }
+
+  get #rulesPath(): string {
+    return `${this.#base}/config/dubbo`;
+  }
+
+  async services(): Promise<ServiceEntry[]> {
+    const zk = this.#session.client;
+    const names = ((await zk.getChildren(this.#base || "/")) ?? [])
+      .filter((n) => !NOT_SERVICES.has(n))
+      .sort();
+    const urls = async (service: string, category: string) =>
+      ((await zk.getChildren(`${this.#base}/${service}/${category}`)) ?? [])
+        .filter((node) => node.includes(ENCODED_PROTOCOL_SEPARATOR))
+        .map(registeredUrl)
+        .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    return Promise.all(
+      names.map(async (name) => ({
+        service: javaUrlDecode(name),
+        providers: await urls(name, "providers"),
+        consumers: await urls(name, "consumers"),
+      })),
+    );
+  }
+
+  async rules(): Promise<RuleEntry[]> {
+    const zk = this.#session.client;
+    const nodes = (await zk.getChildren(this.#rulesPath)) ?? [];
+    const rules = await Promise.all(
+      nodes.sort().map(async (node): Promise<RuleEntry | undefined> => {
+        const kind = ruleKindOf(node);
+        if (kind === undefined) return undefined;
+        const path = `${this.#rulesPath}/${node}`;
+        const data = await zk.getData(path);
+        if (data === undefined) return undefined;
+        return {
+          kind,
+          key: node.slice(0, -RULE_SUFFIXES[kind].length),
+          path,
+          yaml: data.data.toString("utf8"),
+        };
+      }),
+    );
+    return rules.filter((r) => r !== undefined);
+  }
+
+  /** Writes (creates or replaces) a rule; the YAML must be a mapping, as dubbo-admin's rules are. */
+  async putRule(kind: RuleKind, key: string, yaml: string): Promise<RuleEntry> {
+    const path = this.#rulePath(kind, key);
+    let parsed: unknown;
+    try {
+      parsed = parse(yaml);
+    } catch (cause) {
+      throw new RpcError(`the ${kind} rule for ${key} is not YAML: ${String(cause)}`, Code.InvalidArgument);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new RpcError(
+        `the ${kind} rule for ${key} must be a YAML mapping (configVersion, scope, key, …)`,
+        Code.InvalidArgument,
+      );
+    }
+    const zk = this.#session.client;
+    const data = Buffer.from(yaml, "utf8");
+    if (await zk.exists(path)) await zk.setData(path, data, -1);
+    else {
+      await zk.mkdirp(this.#rulesPath);
+      await zk.create(path, false, data);
+    }
+    return { kind, key, path, yaml };
+  }
+
+  /** Removes a rule; false when there was none. */
+  async removeRule(kind: RuleKind, key: string): Promise<boolean> {
+    const path = this.#rulePath(kind, key);
+    const zk = this.#session.client;
+    if (!(await zk.exists(path))) return false;
+    await zk.remove(path);
+    return true;
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#session.close();
+  }
+
+  #rulePath(kind: RuleKind, key: string): string {
+    if (!(kind in RULE_SUFFIXES)) {
+      throw new RpcError(
+        `${String(kind)} is not a rule kind: use ${Object.keys(RULE_SUFFIXES).join(", ")}`,
+        Code.InvalidArgument,
+      );
+    }
+    if (key === "" || key.includes("/")) {
+      throw new RpcError(
+        `the rule key "${key}" must be an application name or interface:version:group, without "/"`,
+        Code.InvalidArgument,
+      );
+    }
+    return `${this.#rulesPath}/${key}${RULE_SUFFIXES[kind]}`;
+  }
+}

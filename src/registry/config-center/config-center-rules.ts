@@ -151,7 +151,7 @@ export class ConfigCenterRules implements Registry {
     });
     await this.#inner.subscribe(url, wrapped);
     delivering = true;
-    if (fixed.some((n) => n.urls.length > 0)) emit();
+    if ([...fixed, ...(following?.nodes ?? [])].some((n) => n.urls.length > 0)) emit();
   }
 
   /** The nodes whose keys the subscription itself names: its application and its service. */

@@ -7,7 +7,7 @@ import {
   type Url,
 } from "../core/index.js";
 import { AbstractRegistry, type RegistryOptions } from "./abstract-registry.js";
-import { CONSUMER_PROTOCOL, type NotifyListener } from "./registry.js";
+import { CONSUMER_PROTOCOL, type NotifyListener, REGISTRY_LOG } from "./registry.js";
 import { categoryOf } from "./url-match.js";
 
 /** A registry that is unreachable, not connected or too slow: its message is the whole story. */
@@ -17,7 +17,7 @@ function operational(error: unknown): boolean {
   );
 }
 
-type TaskKind = "register" | "unregister" | "subscribe" | "unsubscribe" | "notify";
+type TaskKind = "register" | "unregister" | "subscribe" | "unsubscribe" | "notify" | "work";
 
 interface FailedTask {
   readonly kind: TaskKind;
@@ -25,6 +25,8 @@ interface FailedTask {
   readonly listener: NotifyListener | undefined;
   /** For notify: the latest list per category still to deliver. */
   readonly pending: Map<string, readonly Url[]>;
+  /** For work: what to run again. */
+  readonly work: (() => Promise<void>) | undefined;
   attempts: number;
 }
 
@@ -56,6 +58,34 @@ export abstract class FailbackRegistry extends AbstractRegistry {
   protected abstract doUnregister(url: Url): Promise<void>;
   protected abstract doSubscribe(url: Url, listener: NotifyListener): Promise<void>;
   protected abstract doUnsubscribe(url: Url, listener: NotifyListener): Promise<void>;
+
+  /**
+   * Runs `work` now: something kept in this registry outside `register`/`subscribe` (the Dubbo 3
+   * instance node and mapping, application-level reads, the config center's rules). When it fails
+   * because the registry is unreachable or not connected, it is kept under `name` (a newer `work`
+   * of the same name replaces it) and run again with the other retries, every `retry.period` ms
+   * and at once after a reconnect, until it succeeds (not limited by `retry.times`: each run brings
+   * its owner's state up to date, so a late run is never wrong). Other errors reject.
+   */
+  async runOrRetry(name: string, work: () => Promise<void>): Promise<void> {
+    const key = `work ${name}`;
+    this.#failed.delete(key);
+    try {
+      await work();
+    } catch (error) {
+      if (!operational(error)) throw error;
+      this.logger.debug(REGISTRY_LOG, `${name} waits for registry ${this.url.address}: ${String(error)}`);
+      this.#failed.set(key, {
+        kind: "work",
+        url: this.url,
+        listener: undefined,
+        pending: new Map(),
+        work,
+        attempts: 0,
+      });
+      this.#startTimer();
+    }
+  }
 
   /** What is waiting for a retry, for diagnostics and tests: `kind url`. */
   pendingRetries(): string[] {
@@ -234,7 +264,7 @@ export abstract class FailbackRegistry extends AbstractRegistry {
     const key = this.#key(kind, url, listener);
     let task = this.#failed.get(key);
     if (task === undefined) {
-      task = { kind, url, listener, pending: new Map(), attempts: 0 };
+      task = { kind, url, listener, pending: new Map(), work: undefined, attempts: 0 };
       this.#failed.set(key, task);
     }
     this.#startTimer();
@@ -289,7 +319,13 @@ export abstract class FailbackRegistry extends AbstractRegistry {
           await this.#run(task);
           if (this.#failed.get(key) === task) this.#failed.delete(key);
         } catch (error) {
-          if (this.#retryTimes >= 0 && task.attempts >= this.#retryTimes && this.#failed.get(key) === task) {
+          if (task.kind === "work" && !operational(error) && this.#failed.get(key) === task) {
+            this.#failed.delete(key);
+            this.reportFailure(`${key.slice("work ".length)} failed at ${this.url.address}`, error);
+            continue;
+          }
+          const limited = task.kind !== "work" && this.#retryTimes >= 0;
+          if (limited && task.attempts >= this.#retryTimes && this.#failed.get(key) === task) {
             this.#failed.delete(key);
             this.reportFailure(
               `giving up on ${task.kind} ${task.url.serviceKey} at ${this.url.address} after ${task.attempts} retries ` +
@@ -314,6 +350,8 @@ export abstract class FailbackRegistry extends AbstractRegistry {
         return this.doSubscribe(task.url, task.listener as NotifyListener);
       case "unsubscribe":
         return this.doUnsubscribe(task.url, task.listener as NotifyListener);
+      case "work":
+        return (task.work as () => Promise<void>)();
       case "notify": {
         const urls = [...task.pending.values()].flat();
         super.notify(task.url, task.listener as NotifyListener, urls);

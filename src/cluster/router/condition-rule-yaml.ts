@@ -11,7 +11,7 @@ import {
 } from "./rule-yaml.js";
 
 /** Java's `DefaultRouteConditionSubSetWeight`: a destination's weight when it names none. */
-export const DEFAULT_DESTINATION_WEIGHT = 100;
+const DEFAULT_DESTINATION_WEIGHT = 100;
 
 /** One v3.1 destination: a `then` expression and its share of the calls. */
 export interface ConditionDestination {

@@ -12,12 +12,8 @@ import { createTagRouterFactory } from "./tag-router.js";
 
 export { createConditionRouter, createConditionRouterFactory } from "./condition-router.js";
 export { type ConditionRule, type MatchPair, matchPair, parseConditionRule } from "./condition-rule.js";
-export {
-  type ConditionRouterRule,
-  DEFAULT_DESTINATION_WEIGHT,
-  parseConditionRouterRule,
-} from "./condition-rule-yaml.js";
-export { CONFIG_CONDITION_ROUTER, createConfigConditionRouter } from "./config-condition-router.js";
+export { parseConditionRouterRule } from "./condition-rule-yaml.js";
+export { CONFIG_CONDITION_ROUTER } from "./config-condition-router.js";
 export { matchGlob, matchGlobWithParam } from "./glob-pattern.js";
 export { matchIpExpression } from "./ip-expression.js";
 export {
@@ -44,7 +40,7 @@ export {
   ruleStrings,
 } from "./rule-yaml.js";
 export { createScriptRouter, createScriptRouterFactory } from "./script-router.js";
-export { CONFIG_SCRIPT_ROUTER, parseScriptRouterRule, type ScriptRouterRule } from "./script-rule.js";
+export { CONFIG_SCRIPT_ROUTER, parseScriptRouterRule } from "./script-rule.js";
 export {
   type AddressMatch,
   type ListStringMatch,
@@ -55,8 +51,6 @@ export {
   parseAddressMatch,
   parseListStringMatch,
   parseParamMatch,
-  parseStringMatch,
-  type StringMatch,
 } from "./string-match.js";
 export {
   createTagRouter,
@@ -65,7 +59,7 @@ export {
   TAG_KEY,
   TAG_ROUTER_PRIORITY,
 } from "./tag-router.js";
-export { parseTagRouterRule, type TagDefinition, type TagRouterRule } from "./tag-rule.js";
+export { parseTagRouterRule } from "./tag-rule.js";
 
 /** Names of the built-in router factories. */
 export const ROUTER_NAMES = {

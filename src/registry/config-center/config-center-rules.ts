@@ -49,6 +49,8 @@ export class ConfigCenterRules implements Registry {
   readonly #zk: ZookeeperRegistry;
   readonly #logger: RegistryLogger;
   readonly #wrapped = new Map<NotifyListener, { listener: NotifyListener; close: () => void }>();
+  /** Numbers subscriptions, naming their pending reads apart. */
+  #subscriptions = 0;
 
   constructor(inner: Registry, zk: ZookeeperRegistry, logger: RegistryLogger) {
     this.url = inner.url;
@@ -92,9 +94,12 @@ export class ConfigCenterRules implements Registry {
         const all = [...(own.get(category) ?? []), ...center.flatMap((n) => n.urls)];
         return all.length > 0 ? all : [emptyUrl(url, category)];
       });
+    // Lists go out once the registry's own first lists went out (before that, with them).
+    let delivering = false;
     const emit = (): void => {
-      if (!closed) listener(merged());
+      if (!closed && delivering) listener(merged());
     };
+    const id = ++this.#subscriptions;
     /** Java's tag, script and provider-application condition routers follow the providers' application. */
     const follow = (providerApp: string | undefined): void => {
       if (!ruleCategories.includes(ROUTERS_CATEGORY) || providerApp === undefined || providerApp === "")
@@ -103,11 +108,12 @@ export class ConfigCenterRules implements Registry {
       for (const node of following?.nodes ?? []) node.close();
       const nodes = this.#nodes(this.#providerSpecs(url, providerApp, application), emit);
       following = { application: providerApp, nodes };
-      this.#readAll(nodes).then(emit, (error: unknown) =>
-        this.#logger.warn(
-          `could not read the rules of application ${providerApp} for ${url.serviceKey}`,
-          error,
-        ),
+      this.#readAll(`read the rules of ${providerApp} for subscription ${id}`, nodes, emit).catch(
+        (error: unknown) =>
+          this.#logger.warn(
+            `could not read the rules of application ${providerApp} for ${url.serviceKey}`,
+            error,
+          ),
       );
     };
     const wrapped: NotifyListener = (urls) => {
@@ -123,11 +129,15 @@ export class ConfigCenterRules implements Registry {
       listener(carried.length === 0 ? others : [...others, ...merged()]);
     };
 
-    // Not connected (check=false, an outage): the rules are read when a session starts, and read
-    // again on every new session (watches belong to the session that set them).
-    await this.#readAll(fixed);
+    // Not connected (check=false, an outage): the registry's retry reads the rules once it is back;
+    // they are read again on every new session (watches belong to the session that set them).
+    await this.#readAll(`read the rules of subscription ${id}`, fixed, emit);
     const stopFollowing = this.#zk.onNewSession(() => {
-      this.#readAll([...fixed, ...(following?.nodes ?? [])]).then(emit, (error: unknown) =>
+      this.#readAll(
+        `read the rules of subscription ${id}`,
+        [...fixed, ...(following?.nodes ?? [])],
+        emit,
+      ).catch((error: unknown) =>
         this.#logger.warn(`could not read the rules of ${url.serviceKey} again`, error),
       );
     });
@@ -140,7 +150,8 @@ export class ConfigCenterRules implements Registry {
       },
     });
     await this.#inner.subscribe(url, wrapped);
-    if (fixed.some((n) => n.urls.length > 0)) emit();
+    delivering = true;
+    if ([...fixed, ...(following?.nodes ?? [])].some((n) => n.urls.length > 0)) emit();
   }
 
   /** The nodes whose keys the subscription itself names: its application and its service. */
@@ -226,8 +237,12 @@ export class ConfigCenterRules implements Registry {
       );
   }
 
-  async #readAll(nodes: readonly RuleNode[]): Promise<void> {
-    if (this.#zk.isAvailable()) await Promise.all(nodes.map((n) => n.read()));
+  /** Reads the nodes, then `done`; while ZooKeeper is unreachable the registry's retry does it later. */
+  #readAll(name: string, nodes: readonly RuleNode[], done: () => void): Promise<void> {
+    return this.#zk.runOrRetry(name, async () => {
+      await Promise.all(nodes.map((n) => n.read()));
+      done();
+    });
   }
 
   async unsubscribe(url: Url, listener: NotifyListener): Promise<void> {

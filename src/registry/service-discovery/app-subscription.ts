@@ -51,10 +51,11 @@ export class AppSubscription {
 
   /** Reads everything once and delivers the first list before resolving. */
   start(): Promise<void> {
-    // ZooKeeper not connected (check=false, an outage): the new session's restart() reads it all.
-    return this.#enqueue(() => this.#readApps()).catch((error: unknown) => {
-      if (this.#parts.registry.isAvailable()) throw error;
-    });
+    // ZooKeeper not connected (check=false, an outage): the registry's retry reads it all once it
+    // is back; a new session's restart() reads it again.
+    return this.#parts.registry.runOrRetry(`discover the providers of ${this.url.toFullString()}`, () =>
+      this.#enqueue(() => this.#readApps()),
+    );
   }
 
   /** After a new ZooKeeper session: watches belong to the old one; read and watch everything again. */

@@ -85,24 +85,29 @@ export class ZkInstanceRegistration {
   async add(url: Url): Promise<void> {
     this.#urls.set(url.toFullString(), url);
     this.#unmapped.add(url.serviceInterface);
-    // ZooKeeper not connected (check=false, an outage): the new session writes it all.
-    if (!this.#registry.isAvailable()) return;
-    await this.#enqueue();
+    await this.#syncOrRetry();
   }
 
   async remove(url: Url): Promise<void> {
     this.#urls.delete(url.toFullString());
-    // Not connected: the node is ephemeral and goes with its session; a new session writes what is left.
-    if (!this.#registry.isAvailable()) return;
-    await this.#enqueue();
+    await this.#syncOrRetry();
   }
 
   /** Removes the instance node and stops following the session. */
   async destroy(): Promise<void> {
     this.#stopListening();
     this.#urls.clear();
+    // Not connected: the node is ephemeral and goes with its session.
     if (!this.#registry.isAvailable()) return;
     await this.#enqueue();
+  }
+
+  /**
+   * Writes the instance (and mappings) as they are now; while ZooKeeper is unreachable the
+   * registry's retry writes them once it is back (a reconnect within the session included).
+   */
+  #syncOrRetry(): Promise<void> {
+    return this.#registry.runOrRetry(`write the instance of ${this.#options.app}`, () => this.#enqueue());
   }
 
   #enqueue(): Promise<void> {

@@ -234,4 +234,19 @@ describe("tri protocol", () => {
       /the request is \d+ bytes, over the payload limit of 100 bytes/,
     );
   });
+
+  test("tri - stopping the provider sends GOAWAY and lets the call in flight finish", async () => {
+    const url = await provider();
+    const providerApp = apps[apps.length - 1]!;
+    const app = await consumer();
+    const stub = await app.refer(TripleDemo, { url: `tri://${url.address}`, retries: 0, timeoutMs: 10_000 });
+    const inFlight = stub.slow(300);
+    for (let i = 0; i < 200 && slowCalls.running === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await providerApp.stop();
+    assert.equal(await inFlight, "slept 300", "the call in flight was drained, not dropped");
+    await assert.rejects(
+      stub.sayHello("after"),
+      (error: unknown) => error instanceof RpcError && error.code === Code.Unavailable,
+    );
+  });
 });

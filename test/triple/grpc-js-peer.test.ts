@@ -4,17 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import * as grpc from "@grpc/grpc-js";
-import {
-  BizError,
-  Code,
-  createDubbo,
-  type DubboApplication,
-  defineService,
-  java,
-  RpcError,
-  runWithRpcContext,
-  silentLogger,
-} from "../../src/index.js";
+import { BizError, Code, defineService, java, RpcError, runWithRpcContext } from "../../src/index.js";
 import {
   decodeRequestWrapper,
   decodeResponseWrapper,
@@ -22,6 +12,7 @@ import {
   encodeResponseWrapper,
 } from "../../src/protocol/triple/index.js";
 import { decodeHessian, encodeHessian } from "../../src/serialize/index.js";
+import { triApps } from "./tri-apps.js";
 
 const IFACE = "org.apache.dubbo.demo.GrpcPeerService";
 const Peer = defineService(IFACE, {
@@ -31,17 +22,11 @@ const Peer = defineService(IFACE, {
 });
 
 const raw = (b: Buffer): Buffer => b;
-const apps: DubboApplication[] = [];
+const apps = triApps();
 let address: string;
 
 before(async () => {
-  const app = await createDubbo({
-    application: { name: "grpc-js-peer-provider" },
-    env: false,
-    logger: silentLogger,
-    protocol: { name: "tri", host: "127.0.0.1", port: 0 },
-  });
-  apps.push(app);
+  const app = await apps.provider("grpc-js-peer-provider");
   const exporter = await app.export(
     Peer,
     {
@@ -56,9 +41,7 @@ before(async () => {
   address = exporter.urls[0]!.address;
 });
 
-after(async () => {
-  for (const app of apps) await app.stop();
-});
+after(() => apps.stopAll());
 
 function grpcJsCall(
   client: grpc.Client,
@@ -176,12 +159,7 @@ describe("grpc-js as a peer", () => {
       ),
     );
     try {
-      const app = await createDubbo({
-        application: { name: "grpc-js-consumer" },
-        env: false,
-        logger: silentLogger,
-      });
-      apps.push(app);
+      const app = await apps.consumer("grpc-js-consumer");
       const stub = await app.refer(Peer, { url: `tri://127.0.0.1:${port}`, retries: 0 });
       const { value, servedBy } = await runWithRpcContext(async (ctx) => ({
         value: await stub.greet("node"),

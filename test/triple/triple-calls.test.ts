@@ -6,16 +6,14 @@ import { after, describe, test } from "node:test";
 import {
   BizError,
   Code,
-  createDubbo,
-  type DubboApplication,
   defineService,
   getRpcContext,
   java,
   RpcError,
   runWithRpcContext,
-  silentLogger,
   withCallOptions,
 } from "../../src/index.js";
+import { triApps } from "./tri-apps.js";
 
 const User = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.int });
 
@@ -28,27 +26,14 @@ const TripleDemo = defineService("org.apache.dubbo.demo.TripleDemoService", {
   context: { args: [], returns: java.String },
 });
 
-const apps: DubboApplication[] = [];
-after(async () => {
-  for (const app of apps.reverse()) await app.stop();
-});
+const apps = triApps();
+after(() => apps.stopAll());
 
 /** Calls of `slow` still running on the provider, and how each one ended. */
 const slowCalls = { running: 0, aborted: [] as string[] };
 
 async function provider(options: { group?: string; version?: string } = {}, payloadBytes?: number) {
-  const app = await createDubbo({
-    application: { name: "tri-provider" },
-    env: false,
-    logger: silentLogger,
-    protocol: {
-      name: "tri",
-      host: "127.0.0.1",
-      port: 0,
-      ...(payloadBytes === undefined ? {} : { payloadBytes }),
-    },
-  });
-  apps.push(app);
+  const app = await apps.provider("tri-provider", payloadBytes === undefined ? {} : { payloadBytes });
   const exporter = await app.export(
     TripleDemo,
     {
@@ -84,18 +69,16 @@ async function provider(options: { group?: string; version?: string } = {}, payl
     },
     { scope: "remote", ...options },
   );
-  return exporter.urls[0]!;
+  return { url: exporter.urls[0]!, app };
 }
 
 async function consumer() {
-  const app = await createDubbo({ application: { name: "tri-consumer" }, env: false, logger: silentLogger });
-  apps.push(app);
-  return app;
+  return apps.consumer("tri-consumer");
 }
 
 describe("tri protocol", () => {
   test("tri - a typed call, longs and a POJO round-trip over h2c", async () => {
-    const url = await provider();
+    const { url } = await provider();
     assert.equal(url.protocol, "tri");
     const app = await consumer();
     const stub = await app.refer(TripleDemo, { url: `tri://${url.address}` });
@@ -105,7 +88,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - a business exception reaches the consumer as a BizError with its Java class, never retried", async () => {
-    const url = await provider();
+    const { url } = await provider();
     const app = await consumer();
     const stub = await app.refer(TripleDemo, { url: `tri://${url.address}` });
     await assert.rejects(stub.fail("no"), (error: unknown) => {
@@ -117,7 +100,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - group and version select the export; an unknown one is Unimplemented naming what is exported", async () => {
-    const url = await provider({ group: "g1", version: "2.0.0" });
+    const { url } = await provider({ group: "g1", version: "2.0.0" });
     const app = await consumer();
     const right = await app.refer(TripleDemo, { url: `tri://${url.address}`, group: "g1", version: "2.0.0" });
     assert.equal(await right.sayHello("g"), "Hello g");
@@ -131,7 +114,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - attachments travel as headers both ways, with the consumer's application", async () => {
-    const url = await provider();
+    const { url } = await provider();
     const app = await consumer();
     const stub = await app.refer(TripleDemo, { url: `tri://${url.address}` });
     const answer = await runWithRpcContext(async (ctx) => {
@@ -144,7 +127,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - $echo and a generic $invoke", async () => {
-    const url = await provider();
+    const { url } = await provider();
     const app = await consumer();
     const stub = await app.refer(TripleDemo, { url: `tri://${url.address}` });
     assert.equal(await stub.$echo("ping"), "ping");
@@ -153,7 +136,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - the attempt's timeout travels as grpc-timeout and each attempt is bounded by it", async () => {
-    const url = await provider();
+    const { url } = await provider();
     const app = await consumer();
     const stub = await app.refer(TripleDemo, { url: `tri://${url.address}`, retries: 0, timeoutMs: 200 });
     await assert.rejects(stub.slow(5000), (error: unknown) => {
@@ -165,7 +148,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - aborting the caller's signal resets the stream and the provider's call sees it canceled", async () => {
-    const url = await provider();
+    const { url } = await provider();
     const app = await consumer();
     const stub = await app.refer(TripleDemo, { url: `tri://${url.address}`, retries: 0, timeoutMs: 10_000 });
     const controller = new AbortController();
@@ -191,7 +174,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - gzip messages both ways when the reference asks for them", async () => {
-    const url = await provider();
+    const { url } = await provider();
     const app = await consumer();
     const stub = await app.refer(TripleDemo, {
       url: `tri://${url.address}`,
@@ -202,7 +185,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - an unknown compressor fails the refer naming the supported ones", async () => {
-    const url = await provider();
+    const { url } = await provider();
     const app = await consumer();
     await assert.rejects(
       app.refer(TripleDemo, {
@@ -214,7 +197,7 @@ describe("tri protocol", () => {
   });
 
   test("tri - the payload limit: the provider refuses a larger request, the consumer a larger call before sending", async () => {
-    const url = await provider({}, 1000);
+    const { url } = await provider({}, 1000);
     const app = await consumer();
     const stub = await app.refer(TripleDemo, { url: `tri://${url.address}`, retries: 0 });
     assert.equal(await stub.sayHello("small"), "Hello small");
@@ -232,6 +215,20 @@ describe("tri protocol", () => {
     await assert.rejects(
       limited.sayHello("y".repeat(200)),
       /the request is \d+ bytes, over the payload limit of 100 bytes/,
+    );
+  });
+
+  test("tri - stopping the provider sends GOAWAY and lets the call in flight finish", async () => {
+    const { url, app: providerApp } = await provider();
+    const app = await consumer();
+    const stub = await app.refer(TripleDemo, { url: `tri://${url.address}`, retries: 0, timeoutMs: 10_000 });
+    const inFlight = stub.slow(300);
+    for (let i = 0; i < 200 && slowCalls.running === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await providerApp.stop();
+    assert.equal(await inFlight, "slept 300", "the call in flight was drained, not dropped");
+    await assert.rejects(
+      stub.sayHello("after"),
+      (error: unknown) => error instanceof RpcError && error.code === Code.Unavailable,
     );
   });
 });

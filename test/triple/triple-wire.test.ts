@@ -6,16 +6,10 @@ import { connect, type IncomingHttpHeaders, type OutgoingHttpHeaders } from "nod
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
-import {
-  BizError,
-  createDubbo,
-  type DubboApplication,
-  defineService,
-  java,
-  silentLogger,
-} from "../../src/index.js";
+import { BizError, defineService, java } from "../../src/index.js";
 import { decodeResponseWrapper, encodeRequestWrapper } from "../../src/protocol/triple/index.js";
 import { decodeHessian, encodeHessian } from "../../src/serialize/index.js";
+import { triApps } from "./tri-apps.js";
 
 const IFACE = "org.apache.dubbo.demo.WireService";
 const Wire = defineService(IFACE, {
@@ -23,16 +17,11 @@ const Wire = defineService(IFACE, {
   refuse: { args: [java.String], returns: java.String },
 });
 
-let app: DubboApplication;
+const apps = triApps();
 let address: string;
 
 before(async () => {
-  app = await createDubbo({
-    application: { name: "wire-provider" },
-    env: false,
-    logger: silentLogger,
-    protocol: { name: "tri", host: "127.0.0.1", port: 0 },
-  });
+  const app = await apps.provider("wire-provider");
   const exporter = await app.export(
     Wire,
     {
@@ -46,7 +35,7 @@ before(async () => {
   address = exporter.urls[0]!.address;
 });
 
-after(() => app.stop());
+after(() => apps.stopAll());
 
 interface Exchange {
   readonly headers: IncomingHttpHeaders;

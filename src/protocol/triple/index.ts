@@ -1,6 +1,5 @@
 // The tri protocol (Dubbo 3's Triple): gRPC framing over node:http2, Dubbo's headers, and wrapper
 // mode (Java interfaces without IDL, each argument Hessian 2 in a TripleRequestWrapper).
-export { formatGrpcTimeout, parseGrpcTimeout } from "./grpc-timeout.js";
 export {
   createTripleProtocol,
   TRIPLE_PROTOCOL,

@@ -1,7 +1,9 @@
-// `npm run bench -- scale [--only cache|directory] [--services N] [--providers N]
+// `npm run bench -- scale [--only cache|idle|directory] [--services N] [--connections N]
+// [--providers N]
 // [--rounds n] [--changes n] [--profile]`: the at-scale figures.
 import { runCacheFileScaleBench } from "./cache-file.js";
 import { runDirectoryScaleBench } from "./directory.js";
+import { runIdleConnectionsBench } from "./idle-connections.js";
 
 export async function runScaleBench(argv: readonly string[]): Promise<void> {
   const value = (flag: string): string | undefined => {
@@ -13,6 +15,12 @@ export async function runScaleBench(argv: readonly string[]): Promise<void> {
     await runCacheFileScaleBench({
       services: Number(value("--services") ?? 1000),
       rounds: Math.max(2, Number(value("--rounds") ?? 2)),
+    });
+  }
+  if (only === undefined || only === "idle") {
+    await runIdleConnectionsBench({
+      count: Number(value("--connections") ?? 5000),
+      rounds: Math.max(1, Number(value("--rounds") ?? 2)),
     });
   }
   if (only !== undefined && only !== "directory") return;

@@ -40,22 +40,34 @@ function workloads(): Workload[] {
   const many = Array.from({ length: 100 }, (_, i) => user(i));
   const map: Record<string, number> = {};
   for (let i = 0; i < 100; i++) map[`key-${i}`] = i * 1000;
+  const thousand = Array.from({ length: 1000 }, (_, i) => user(i));
+  // Every byte value, so no codec gets a run of zeros to shortcut.
+  const binary = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < binary.length; i++) binary[i] = (i * 31 + (i >> 8)) & 255;
+  const plainJson: Workload["json"] = { encode: () => "", decode: (s) => JSON.parse(s) };
   const build = <T>(
     name: string,
     value: T,
     type: Parameters<typeof encodeHessian>[1],
     jsValue: unknown,
+    json: Workload["json"] = { ...plainJson, encode: () => JSON.stringify(value) },
   ): Workload => ({
     name,
     ours: { encode: () => encodeHessian(value, type), decode: (b) => decodeHessian(b, type) },
     hessianJs: { encode: () => hessianJs.encode(jsValue, "2.0"), decode: (b) => hessianJs.decode(b, "2.0") },
-    json: { encode: () => JSON.stringify(value), decode: (s) => JSON.parse(s) },
+    json,
   });
   return [
     build("1 KB string", text, java.String, text),
     build("small object (typed class)", one, User, hessianJsUser(one)),
     build("list of 100 objects", many, UserList, many.map(hessianJsUser)),
     build("map of 100 entries", map, undefined, map),
+    build("list of 1 000 objects", thousand, UserList, thousand.map(hessianJsUser)),
+    // JSON carries binary as base64, the way a JSON API would.
+    build("1 MiB binary", binary, java.bytes, binary, {
+      encode: () => JSON.stringify(binary.toString("base64")),
+      decode: (s) => Buffer.from(JSON.parse(s) as string, "base64"),
+    }),
   ];
 }
 

@@ -3,12 +3,9 @@
 // (lazy: no socket) and with bare ones (the registry and directory alone). Each run is its own consumer
 // process (a fresh heap); `--profile` writes a CPU profile of each measured window into
 // .tmp/scale-profile/ (load.cpuprofile, add-0.cpuprofile, …).
-import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { startZooKeeper } from "../../scripts/zookeeper.mjs";
-
-const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { runGcChild } from "./gc-child.js";
 
 interface Window {
   readonly cpuMs: number;
@@ -42,29 +39,13 @@ function runConsumer(
   invokers: InvokerKind,
   options: DirectoryBenchOptions,
 ): Promise<DirectoryFigures> {
-  const script = fileURLToPath(new URL("./directory-consumer.ts", import.meta.url));
-  const args = [script, connectString, String(options.count), String(options.changes), invokers];
+  const args = [connectString, String(options.count), String(options.changes), invokers];
   if (options.profileDir !== undefined) {
     const dir = `${options.profileDir}/${invokers}`;
     mkdirSync(dir, { recursive: true });
     args.push(dir);
   }
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", ...args], {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      const line = out.trim().split("\n").at(-1);
-      if (code !== 0 || line === undefined) reject(new Error(`directory bench consumer exited with ${code}`));
-      else resolve(JSON.parse(line) as DirectoryFigures);
-    });
-  });
+  return runGcChild<DirectoryFigures>("directory-consumer.ts", args);
 }
 
 const fmt = (w: Window): string =>

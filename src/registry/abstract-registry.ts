@@ -37,6 +37,8 @@ export abstract class AbstractRegistry implements Registry {
   readonly #monitor: MonitorEvents | undefined;
   readonly #registered = new Map<string, Url>();
   readonly #subscribed = new Map<string, Subscription>();
+  /** service key → the keys of its subscriptions, so a save reads only that service's lists. */
+  readonly #subscriptionsByService = new Map<string, Set<string>>();
   /** subscription URL → category → the last full list notified. */
   readonly #notified = new Map<string, Map<string, readonly Url[]>>();
   readonly #cache: RegistryCacheFile | undefined;
@@ -102,6 +104,12 @@ export abstract class AbstractRegistry implements Registry {
     if (subscription === undefined) {
       subscription = { url, listeners: new Set() };
       this.#subscribed.set(key, subscription);
+      let keys = this.#subscriptionsByService.get(url.serviceKey);
+      if (keys === undefined) {
+        keys = new Set();
+        this.#subscriptionsByService.set(url.serviceKey, keys);
+      }
+      keys.add(key);
     }
     subscription.listeners.add(listener);
   }
@@ -116,6 +124,9 @@ export abstract class AbstractRegistry implements Registry {
       this.#subscribed.delete(key);
       this.#notified.delete(key);
       this.#categories.delete(key);
+      const keys = this.#subscriptionsByService.get(url.serviceKey);
+      keys?.delete(key);
+      if (keys?.size === 0) this.#subscriptionsByService.delete(url.serviceKey);
     }
   }
 
@@ -257,8 +268,7 @@ export abstract class AbstractRegistry implements Registry {
   #saveCache(url: Url, notified: ReadonlyMap<string, readonly Url[]>): void {
     if (this.#cache === undefined) return;
     const byCategory = new Map(notified);
-    for (const [key, subscription] of this.#subscribed) {
-      if (subscription.url.serviceKey !== url.serviceKey) continue;
+    for (const key of this.#subscriptionsByService.get(url.serviceKey) ?? []) {
       for (const [category, list] of this.#notified.get(key) ?? []) {
         if (!byCategory.has(category)) byCategory.set(category, list);
       }

@@ -8,6 +8,11 @@ import type { RegistryLogger } from "./registry.js";
 
 /** Java's `AbstractRegistry` retries a failed save this many times. */
 const SAVE_ATTEMPTS = 3;
+/**
+ * How long an asynchronous save waits for more changes: 1 000 services exported one after another
+ * make a few writes of the file, not 1 000 (each re-reads and rewrites all of it).
+ */
+const SAVE_DELAY_MS = 500;
 const HEADER = "Dubbo Registry Cache";
 
 /**
@@ -24,7 +29,10 @@ export function registryCachePath(registryUrl: Url): string {
 
 export interface RegistryCacheOptions {
   readonly file: string;
-  /** Write before returning from `set` (`save.file=true`); otherwise writes are coalesced in the background. */
+  /**
+   * Write before returning from `set` (`save.file=true`); otherwise changes are coalesced and saved
+   * in the background, at most one write at a time, `SAVE_DELAY_MS` after the first unsaved change.
+   */
   readonly sync: boolean;
   readonly logger: RegistryLogger;
 }
@@ -58,12 +66,16 @@ export class RegistryCacheFile {
   readonly #sync: boolean;
   readonly #logger: RegistryLogger;
   readonly #entries: Map<string, string>;
+  /** Lists set since they were last rendered: rendered when a save (or a reader) needs the text. */
+  readonly #unrendered = new Map<string, readonly Url[]>();
   readonly #ownKeys = new Set<string>();
   #version = 0;
   #renamedVersion = 0;
   #writing: Promise<void> | undefined;
-  #again = false;
+  #delay: NodeJS.Timeout | undefined;
+  #unsaved = false;
   #tempCounter = 0;
+  #writes = 0;
 
   constructor(options: RegistryCacheOptions) {
     this.file = options.file;
@@ -72,14 +84,24 @@ export class RegistryCacheFile {
     this.#entries = this.#readSync();
   }
 
+  /** How many times this instance has replaced the file (each save that reached the disk). */
+  get writes(): number {
+    return this.#writes;
+  }
+
   /** The cached value for a service key (space-separated URLs), as loaded or last set. */
   get(key: string): string | undefined {
+    const urls = this.#unrendered.get(key);
+    if (urls !== undefined) {
+      this.#unrendered.delete(key);
+      this.#entries.set(key, urls.map((u) => u.toFullString()).join(" "));
+    }
     return this.#entries.get(key);
   }
 
   /** The URLs cached for a service key; unparsable entries are skipped with a warning. */
   urls(key: string, parse: (text: string) => Url): Url[] {
-    const value = this.#entries.get(key);
+    const value = this.get(key);
     if (value === undefined || value.trim() === "") return [];
     const out: Url[] = [];
     for (const text of value.trim().split(/\s+/)) {
@@ -92,8 +114,9 @@ export class RegistryCacheFile {
     return out;
   }
 
+  /** Records a service key's URLs; their text is built when it is saved, off the notify path. */
   set(key: string, urls: readonly Url[]): void {
-    this.#entries.set(key, urls.map((u) => u.toFullString()).join(" "));
+    this.#unrendered.set(key, urls);
     this.#ownKeys.add(key);
     this.#version += 1;
     if (this.#sync) this.#saveSync();
@@ -104,7 +127,7 @@ export class RegistryCacheFile {
   snapshot(): CacheSnapshot {
     const entries = new Map<string, string>();
     for (const key of this.#ownKeys) {
-      const value = this.#entries.get(key);
+      const value = this.get(key);
       if (value !== undefined) entries.set(key, value);
     }
     return { version: this.#version, entries };
@@ -132,40 +155,50 @@ export class RegistryCacheFile {
       throw error;
     }
     this.#renamedVersion = snapshot.version;
+    this.#writes += 1;
     return true;
   }
 
   /** Resolves when every change made so far is on disk (or its save has failed and been logged). */
   async flush(): Promise<void> {
-    while (this.#writing !== undefined) await this.#writing;
+    for (;;) {
+      if (this.#delay !== undefined) this.#startSave();
+      if (this.#writing === undefined) return;
+      await this.#writing;
+    }
   }
 
   #scheduleAsync(): void {
-    if (this.#writing !== undefined) {
-      this.#again = true;
-      return;
-    }
-    this.#writing = this.#drain().finally(() => {
+    this.#unsaved = true;
+    if (this.#delay !== undefined || this.#writing !== undefined) return;
+    this.#delay = setTimeout(() => this.#startSave(), SAVE_DELAY_MS);
+    this.#delay.unref();
+  }
+
+  #startSave(): void {
+    clearTimeout(this.#delay);
+    this.#delay = undefined;
+    this.#writing = this.#save().finally(() => {
       this.#writing = undefined;
+      // Changes made while writing wait their own delay.
+      if (this.#unsaved) this.#scheduleAsync();
     });
   }
 
-  async #drain(): Promise<void> {
-    do {
-      this.#again = false;
-      for (let attempt = 1; attempt <= SAVE_ATTEMPTS; attempt += 1) {
-        try {
-          await this.write(this.snapshot());
-          break;
-        } catch (error) {
-          if (attempt === SAVE_ATTEMPTS)
-            this.#logger.warn(
-              `could not save the registry cache ${this.file} after ${SAVE_ATTEMPTS} attempts (set file.cache=false to disable it, or file=<path> to move it)`,
-              error,
-            );
-        }
+  async #save(): Promise<void> {
+    this.#unsaved = false;
+    for (let attempt = 1; attempt <= SAVE_ATTEMPTS; attempt += 1) {
+      try {
+        await this.write(this.snapshot());
+        return;
+      } catch (error) {
+        if (attempt === SAVE_ATTEMPTS)
+          this.#logger.warn(
+            `could not save the registry cache ${this.file} after ${SAVE_ATTEMPTS} attempts (set file.cache=false to disable it, or file=<path> to move it)`,
+            error,
+          );
       }
-    } while (this.#again);
+    }
   }
 
   #saveSync(): void {
@@ -178,6 +211,7 @@ export class RegistryCacheFile {
         writeFileSync(temp, renderProperties(HEADER, merge(onDisk, snapshot.entries)), "latin1");
         renameSync(temp, this.file);
         this.#renamedVersion = snapshot.version;
+        this.#writes += 1;
         return;
       } catch (error) {
         rmSync(temp, { force: true });

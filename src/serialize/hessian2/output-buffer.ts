@@ -304,6 +304,8 @@ export class OutputBuffer {
   writeBinary(bytes: Uint8Array): void {
     let length = bytes.length;
     let start = 0;
+    // Room for every chunk and its 3-byte header at once: one grow for a large binary, not one per chunk.
+    this.ensure(length + 3 * (Math.floor(length / CHUNK) + 1));
     while (length > CHUNK) {
       this.ensure(3 + CHUNK);
       this.buf[this.pos++] = 0x41;

@@ -13,6 +13,7 @@ export {
   createExtensions,
   type Extensions,
   type ExtensionsOptions,
+  type Plugin,
   type ProtocolContext,
   type ProtocolFactory,
 } from "./extensions.js";

@@ -5,6 +5,7 @@ export { consumerContextFilter, providerContextFilter } from "./context-filters.
 export { ECHO_METHOD, echoFilter } from "./echo-filter.js";
 export { exceptionFilter, toProviderError } from "./exception-filter.js";
 export { buildFilterChain } from "./filter-chain.js";
+export { filterPlugin } from "./filter-plugin.js";
 export {
   GENERIC_EXCEPTION_CLASS,
   GENERIC_INVOKE,

@@ -10,4 +10,5 @@ export {
 export { MonitorEvents, type MonitorListener } from "./event-stream.js";
 export type * from "./events.js";
 export { CallMetrics, type MethodMetrics, prometheusText } from "./metrics/index.js";
+export { monitorPlugin } from "./monitor-plugin.js";
 export { monitorObserver } from "./protocol-observer.js";

@@ -18,7 +18,6 @@ import { createDubboProtocol, type DubboProtocol } from "../../protocol/dubbo/in
 import type { RegistryOptions } from "../abstract-registry.js";
 import { FailbackRegistry } from "../failback-registry.js";
 import { ANY_VALUE, CATEGORY_KEY, DEFAULT_CATEGORY, type NotifyListener, REGISTRY_LOG } from "../registry.js";
-import type { RegistryFactory } from "../registry-factory.js";
 import { categoryOf, emptyUrl } from "../url-match.js";
 import { EMBEDDED_REGISTRY_SERVICE, RegistryServiceContract, type WatchResult } from "./registry-contract.js";
 
@@ -273,6 +272,3 @@ export async function createDubboRegistry(url: Url, options: RegistryOptions = {
   await registry.start();
   return registry;
 }
-
-/** The `dubbo` registry factory (the embedded registry's client), for `createRegistryFactories`. */
-export const dubboRegistryFactory: RegistryFactory = (url, context) => createDubboRegistry(url, context);

@@ -6,6 +6,8 @@ import type { Attachments, Invocation, Invoker, RpcStatusTable, Url } from "../c
  */
 export type ExclusionReason =
   | { readonly kind: "router"; readonly router: string }
+  /** A router threw, so (as in Java) no provider was routed; `detail` is its error message. */
+  | { readonly kind: "routerFailed"; readonly router: string; readonly detail: string }
   | { readonly kind: "unavailable" }
   | { readonly kind: "tried" }
   | { readonly kind: "disabled"; readonly detail?: string }

@@ -17,12 +17,7 @@ export {
   MOCK_PROTOCOL,
   MOCK_ROUTER_PRIORITY,
 } from "./mock-router.js";
-export {
-  createRouterChain,
-  type RoutedWithReasons,
-  type RouterChain,
-  type RouterChainOptions,
-} from "./router-chain.js";
+export { type Routed, routeThrough, sortRouters } from "./router-chain.js";
 export { type RouterLog, silentLog } from "./router-log.js";
 export { createScriptRouter, createScriptRouterFactory } from "./script-router.js";
 export {

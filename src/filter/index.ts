@@ -16,4 +16,4 @@ export {
 export { generalize } from "./generic/pojo-generalize.js";
 export { realize } from "./generic/pojo-realize.js";
 export { CLASS_KEY, PojoConversionError } from "./generic/pojo-shape.js";
-export { protocolFilterWrapper, resolveFilters, wrapProtocolWithFilters } from "./protocol-filter-wrapper.js";
+export { wrapProtocolWithFilters } from "./protocol-filter-wrapper.js";

@@ -1,5 +1,3 @@
 // The QoS port (Java's 22222): telnet and HTTP on one port, Java 3's commands and probes.
-export { QOS_COMMANDS, type QosAnswer, runQosCommand } from "./commands.js";
-export { QOS_PROMPT, QosServer, type QosServerOptions } from "./qos-server.js";
+export { QosServer } from "./qos-server.js";
 export type { QosConfigEntry, QosLookup, QosMethodCount, QosProvider, QosSite } from "./qos-site.js";
-export { textTable } from "./text-table.js";

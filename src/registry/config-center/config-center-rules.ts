@@ -9,7 +9,7 @@ import { CONFIGURATORS_SUFFIX, parseConfiguratorRule } from "./configurator-rule
 const RULES_GROUP = "dubbo";
 
 /** Java's rule key of a service: `interface:version:group`, empty parts kept (`URL.getColonSeparatedKey`). */
-export function colonSeparatedKey(url: Url): string {
+function colonSeparatedKey(url: Url): string {
   return `${url.serviceInterface}:${url.get("version") ?? ""}:${url.get("group") ?? ""}`;
 }
 

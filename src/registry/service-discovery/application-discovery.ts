@@ -22,7 +22,7 @@ function isZookeeper(registry: Registry): registry is ZookeeperRegistry {
 const zookeeperParts = () => import("./zookeeper-discovery.js");
 
 /** Java's URL key for where the instance's metadata lives: `local` (default) or `remote`. */
-export const METADATA_TYPE_KEY = "metadata-type";
+const METADATA_TYPE_KEY = "metadata-type";
 
 /**
  * One application's membership of Dubbo 3 application-level discovery: its instance in each

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The one test command: type-check, lint, layering gate, then every test file under src/ and test/,
-// after making sure the real peers the tests need (Java Hessian, ZooKeeper, Java Dubbo from Maven
-// Central) are present.
+// The one test command: type-check, lint, layering gate, unused-code gate (knip), then every test
+// file under src/ and test/, after making sure the real peers the tests need (Java Hessian,
+// ZooKeeper, Java Dubbo from Maven Central) are present.
 // Usage: npm test [-- --only-tests] [-- <path filter>...]
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -46,6 +46,7 @@ if (!onlyTests) {
     "--config",
     ".dependency-cruiser.cjs",
   ]);
+  run("unused files, exports and dependencies (knip)", bin("knip"), []);
 }
 
 ensureSystemPackages();

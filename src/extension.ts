@@ -1,15 +1,17 @@
 // dubbo-ts/extension: what a third-party extension is written against (filters, protocols, load
 // balancers, routers, clusters, mergers, registries), under the same semantic-versioning promise as
-// the main entry. Register an extension on one application:
-// `app.extensions.loadBalance.register("mine", factory)`. The README lists the contracts.
+// the main entry. Package extensions as a Plugin and pass it to `createDubbo({ plugins: [mine] })`
+// (or register one directly: `app.extensions.loadBalance.register("mine", factory)`). The README
+// lists the contracts.
 
-export type { Extensions, ProtocolContext, ProtocolFactory } from "./app/index.js";
+export type { Extensions, Plugin, ProtocolContext, ProtocolFactory } from "./app/index.js";
 export type {
   Cluster,
   ClusterContext,
   Directory,
   ExclusionReason,
   LoadBalance,
+  LoadBalanceContext,
   LoadBalanceFactory,
   Merger,
   MockImplementation,
@@ -62,8 +64,10 @@ export {
   PROVIDERS_CATEGORY,
   type Registry,
   type RegistryContext,
+  type RegistryExtension,
   type RegistryFactory,
   type RegistryLogger,
   type RegistryOptions,
   ROUTERS_CATEGORY,
+  registryPlugin,
 } from "./registry/index.js";

@@ -1,7 +1,7 @@
 // dubbo-ts: the public API, what applications use (semantic versioning applies). Extension
 // authors add "dubbo-ts/extension"; "dubbo-ts/internal" is unstable (see the README).
 
-export type { Extensions, ProtocolContext, ProtocolFactory } from "./app/index.js";
+export type { Extensions, Plugin, ProtocolContext, ProtocolFactory } from "./app/index.js";
 export {
   type AppLogger,
   createDubbo,

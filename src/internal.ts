@@ -14,5 +14,6 @@ export * from "./registry/directory/index.js";
 export * from "./registry/dubbo/index.js";
 export * from "./registry/index.js";
 export * from "./registry/protocol/index.js";
+export * from "./registry/zookeeper/index.js";
 export * from "./serialize/index.js";
 export * from "./transport/index.js";

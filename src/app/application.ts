@@ -43,8 +43,8 @@ import {
 import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
 import { ApplicationDiscovery, Registries } from "../registry/index.js";
 import { ApplicationQos } from "./application-qos.js";
-import { assertExtensionNames, assertNamesKnown } from "./extension-names.js";
-import { type AppLogger, createExtensions, type Extensions, type ExtensionsOptions } from "./extensions.js";
+import { assertExtensionNames, assertNamesKnown, assertPluginSettings } from "./extension-names.js";
+import { type AppLogger, createExtensions, type Extensions, type Plugin } from "./extensions.js";
 import { ProtocolSet } from "./protocol-set.js";
 import { type ReferenceSite, referInvoker } from "./reference-invoker.js";
 import { type ExportSite, exportService } from "./service-export.js";
@@ -52,7 +52,14 @@ import { stopOnSignals } from "./shutdown-hook.js";
 
 export type { AppLogger } from "./extensions.js";
 
-export interface DubboOptions extends DubboConfigOptions, Omit<ExtensionsOptions, "logger"> {
+export interface DubboOptions extends DubboConfigOptions {
+  /**
+   * Plugins (third-party extensions, written against `dubbo-ts/extension`), registered after the
+   * built-in ones and before the configuration is checked, so the configuration may name theirs.
+   */
+  readonly plugins?: readonly Plugin[];
+  /** Randomness for the balancers and the clusters; seed it in tests. */
+  readonly random?: () => number;
   /** A `dubbo.yaml` to load; the options given here override it setting by setting, `DUBBO_*` variables override both. */
   readonly configFile?: string;
   /** Environment for `DUBBO_*` overrides; default `process.env`, `false` for none. */
@@ -425,7 +432,7 @@ function assertMockImplementation(consumerUrl: Url, context: ClusterContext, pat
  * as warnings.
  */
 export async function createDubbo(options: DubboOptions = {}): Promise<DubboApplication> {
-  const { configFile, env, logger, logLevel, random, shutdownHook, ...settings } = options;
+  const { configFile, env, logger, logLevel, plugins, random, shutdownHook, ...settings } = options;
   const overrides =
     shutdownHook === undefined
       ? settings
@@ -438,8 +445,9 @@ export async function createDubbo(options: DubboOptions = {}): Promise<DubboAppl
     overrides,
     warn: (message) => appLogger.warn(message),
   });
-  const extensions = createExtensions({ logger: appLogger, ...(random === undefined ? {} : { random }) });
+  const extensions = createExtensions({ logger: appLogger, ...(plugins === undefined ? {} : { plugins }) });
   assertExtensionNames(loaded.config, extensions);
+  assertPluginSettings(loaded.config, extensions);
   return new DubboApplication(loaded, extensions, appLogger, { random });
 }
 

@@ -3,6 +3,7 @@ import {
   type DubboConfig,
   type ExtensionNameUse,
   type ExtensionPointName,
+  toRegistryUrls,
 } from "../config/index.js";
 import { Code, RpcError } from "../core/index.js";
 import { DISPATCHERS, THREADPOOLS } from "../protocol/shared/index.js";
@@ -50,6 +51,18 @@ export function assertNamesKnown(uses: readonly ExtensionNameUse[], extensions: 
         `${use.setting}: "${use.name}" names no ${use.point} (registered: ${known.join(", ") || "none"})`,
         Code.InvalidArgument,
       );
+    }
+  }
+}
+
+/**
+ * Lets each plugin check its own part of the configuration: every registry URL (address and
+ * `parameters`) goes to its registry type's `validate`. Runs after the names are known to exist.
+ */
+export function assertPluginSettings(config: DubboConfig, extensions: Extensions): void {
+  for (const [id, registry] of Object.entries(config.registries)) {
+    for (const url of toRegistryUrls(registry, config.application)) {
+      extensions.registry.get(url.protocol).validate?.(url, `registries.${id}`);
     }
   }
 }

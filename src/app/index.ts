@@ -9,10 +9,4 @@ export {
   type ReferenceOptions,
   type RegisterMockOptions,
 } from "./application.js";
-export {
-  createExtensions,
-  type Extensions,
-  type ExtensionsOptions,
-  type ProtocolContext,
-  type ProtocolFactory,
-} from "./extensions.js";
+export type { Extensions, Plugin, ProtocolContext, ProtocolFactory } from "./extensions.js";

@@ -52,7 +52,7 @@ export async function referInvoker(
       }),
     );
     const routers = createBuiltinRouters(site.extensions.router, consumerUrl);
-    const directory = createStaticDirectory(consumerUrl, providers, routers);
+    const directory = createStaticDirectory(consumerUrl, providers, routers, site.logger);
     return createClusterInvoker(directory, context, site.extensions.cluster);
   }
   const registryUrls = site.registryUrls(reference.registries);

@@ -6,6 +6,8 @@ import type { Attachments, Invocation, Invoker, RpcStatusTable, Url } from "../c
  */
 export type ExclusionReason =
   | { readonly kind: "router"; readonly router: string }
+  /** A router threw, so (as in Java) no provider was routed; `detail` is its error message. */
+  | { readonly kind: "routerFailed"; readonly router: string; readonly detail: string }
   | { readonly kind: "unavailable" }
   | { readonly kind: "tried" }
   | { readonly kind: "disabled"; readonly detail?: string }
@@ -53,8 +55,24 @@ export interface LoadBalance {
   select(invokers: readonly Invoker[], url: Url, inv: Invocation): Invoker;
 }
 
-/** Creates a balancer; called once per reference (and method where a method overrides `loadbalance`). */
-export type LoadBalanceFactory = () => LoadBalance;
+/**
+ * What a balancer may base its choice on, the same sources the built-ins use: the application's
+ * randomness, its clock and its consumer-side call statistics (the cluster counts every provider
+ * call in `rpcStatus`, so `rpcStatus.of(url, method).active` is the calls in flight right now).
+ */
+export interface LoadBalanceContext {
+  /** Returns [0, 1); seeded in tests. */
+  random(): number;
+  /** Ms since the epoch; warm-up weights are computed against it. */
+  now(): number;
+  readonly rpcStatus: RpcStatusTable;
+}
+
+/**
+ * Creates a balancer; called once per cluster invoker and balancer name (a balancer may keep
+ * state, as round robin does).
+ */
+export type LoadBalanceFactory = (context: LoadBalanceContext) => LoadBalance;
 
 /** One router of the chain. Lower `priority` runs first. */
 export interface Router {
@@ -80,6 +98,8 @@ export interface ClusterContext {
   warn(message: string, error?: unknown): void;
   /** The randomness source; seeded in tests. Returns [0, 1). */
   random(): number;
+  /** The clock the balancers weigh warm-up against; `Date.now` when absent (fixed in tests). */
+  now?(): number;
   /**
    * The caller's implicit attachments (RpcContext) to bind into the invocation before selection;
    * they never override what the invocation already carries.

@@ -2,7 +2,7 @@
 // the providers of one service into the one invoker a reference calls.
 export * from "./builtin.js";
 export * from "./contracts.js";
-export { type DirectorySnapshot, SnapshotDirectory, sortRouters } from "./directory/snapshot-directory.js";
+export { type DirectorySnapshot, SnapshotDirectory } from "./directory/snapshot-directory.js";
 export { createStaticDirectory, parseDirectUrls, StaticDirectory } from "./directory/static-directory.js";
 export * from "./loadbalance/index.js";
 export * from "./merger/index.js";

@@ -41,7 +41,7 @@ export async function readConfigFile(path: string, notice: ConfigNotice): Promis
 }
 
 /** Parses YAML text as a `dubbo.yaml`; `source` names it in errors. */
-export function parseConfigText(text: string, source: string, notice: ConfigNotice): OptionsTree {
+function parseConfigText(text: string, source: string, notice: ConfigNotice): OptionsTree {
   // Unique keys and a small alias budget: a config file has no use for duplicate keys or alias bombs.
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true, merge: false });
   const problem = document.errors[0];

@@ -68,7 +68,7 @@ function idForms(id: string): string[] {
 }
 
 /** A variable the environment reading could not use, and why; the application warns once about each. */
-export type EnvironmentNotice = string;
+type EnvironmentNotice = string;
 
 export interface EnvironmentReading {
   readonly tree: OptionsTree;

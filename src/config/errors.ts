@@ -10,7 +10,7 @@ export function joinPath(path: string, key: string): string {
 }
 
 /** How a bad value is shown in a message: strings quoted and shortened, secrets hidden. */
-export function describeValue(value: unknown, secret = false): string {
+function describeValue(value: unknown, secret = false): string {
   if (secret) return "(hidden)";
   if (typeof value === "string") {
     return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);

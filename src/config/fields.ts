@@ -187,7 +187,7 @@ export function fieldFor<S>(table: FieldTable<S>, name: string): (keyof S & stri
   return fieldNames(table).find((field) => field === nameIndex(table).get(name));
 }
 
-export function fieldNames<S>(table: FieldTable<S>): ReadonlyArray<keyof S & string> {
+function fieldNames<S>(table: FieldTable<S>): ReadonlyArray<keyof S & string> {
   return Object.keys(table).filter((k): k is keyof S & string => Object.hasOwn(table, k));
 }
 

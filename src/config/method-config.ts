@@ -185,7 +185,7 @@ export function resolveMethod(
 }
 
 /** Only the method-level settings of a larger resolved object (a reference or service). */
-export function pickMethodSettings(from: EffectiveMethodSettings): EffectiveMethodSettings {
+function pickMethodSettings(from: EffectiveMethodSettings): EffectiveMethodSettings {
   const { timeoutMs, retries, loadbalance, actives, executes, async, oneway, mock, merger, sticky, forks } =
     from;
   return {

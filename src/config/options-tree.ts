@@ -14,13 +14,13 @@ import { isServiceDefinition } from "./service-contract.js";
 /** Methods after reading: settings keyed by method name. */
 type MethodsGiven = Readonly<Record<string, Given<MethodSettings>>>;
 
-export type ServiceGiven = Given<ServiceSettings> & {
+type ServiceGiven = Given<ServiceSettings> & {
   definition?: ServiceDefinition;
   ref?: object;
   methods?: MethodsGiven;
 };
 
-export type ReferenceGiven = Given<ReferenceSettings> & {
+type ReferenceGiven = Given<ReferenceSettings> & {
   definition?: ServiceDefinition;
   methods?: MethodsGiven;
 };
@@ -40,7 +40,7 @@ export interface OptionsTree {
   references: Record<string, ReferenceGiven>;
 }
 
-export const SECTIONS = [
+const SECTIONS = [
   "application",
   "registry",
   "registries",

@@ -170,7 +170,7 @@ export function resolveReference(
 }
 
 /** A programmatic reference without an id is known by its interface. */
-export function guessId(record: Record<string, unknown>): string {
+function guessId(record: Record<string, unknown>): string {
   if (typeof record.interface === "string") return record.interface;
   if (isServiceDefinition(record.definition)) return record.definition.interfaceName;
   return "<reference>";

@@ -5,6 +5,7 @@ export { consumerContextFilter, providerContextFilter } from "./context-filters.
 export { ECHO_METHOD, echoFilter } from "./echo-filter.js";
 export { exceptionFilter, toProviderError } from "./exception-filter.js";
 export { buildFilterChain } from "./filter-chain.js";
+export { filterPlugin } from "./filter-plugin.js";
 export {
   GENERIC_EXCEPTION_CLASS,
   GENERIC_INVOKE,
@@ -15,4 +16,4 @@ export {
 export { generalize } from "./generic/pojo-generalize.js";
 export { realize } from "./generic/pojo-realize.js";
 export { CLASS_KEY, PojoConversionError } from "./generic/pojo-shape.js";
-export { protocolFilterWrapper, resolveFilters, wrapProtocolWithFilters } from "./protocol-filter-wrapper.js";
+export { wrapProtocolWithFilters } from "./protocol-filter-wrapper.js";

@@ -2,7 +2,6 @@ import {
   type ActivationSide,
   activateFilters,
   type ExtensionPoint,
-  type ExtensionWrapper,
   type Filter,
   type FilterExtension,
   type Protocol,
@@ -14,11 +13,7 @@ import { buildFilterChain } from "./filter-chain.js";
  * The filters that apply to `url` on `side`, in chain order: the activated defaults plus the ones
  * its `service.filter` / `reference.filter` lists. Unknown names throw, listing the registered ones.
  */
-export function resolveFilters(
-  point: ExtensionPoint<FilterExtension>,
-  url: Url,
-  side: ActivationSide,
-): Filter[] {
+function resolveFilters(point: ExtensionPoint<FilterExtension>, url: Url, side: ActivationSide): Filter[] {
   return activateFilters(point, url, side).map((a) => a.extension.filter);
 }
 
@@ -48,9 +43,4 @@ export function wrapProtocolWithFilters(
     },
     destroy: () => protocol.destroy(),
   };
-}
-
-/** {@link wrapProtocolWithFilters} as a wrapper for a point of protocols (`point.addWrapper(...)`). */
-export function protocolFilterWrapper(filters: ExtensionPoint<FilterExtension>): ExtensionWrapper<Protocol> {
-  return (protocol) => wrapProtocolWithFilters(protocol, filters);
 }

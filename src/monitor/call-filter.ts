@@ -12,11 +12,11 @@ import type { MonitorEvents } from "./event-stream.js";
 import type { CallOutcome, CallSide, CallSite } from "./events.js";
 
 /** Java 3's names for its metrics filters, so `filter="-metrics-provider"` reads the same. */
-export const PROVIDER_MONITOR_FILTER = "metrics-provider";
-export const CONSUMER_MONITOR_FILTER = "metricsConsumerFilter";
+const PROVIDER_MONITOR_FILTER = "metrics-provider";
+const CONSUMER_MONITOR_FILTER = "metricsConsumerFilter";
 
 /** The outcome bucket of a failure (Java's `MetricsSupport.getMetricsKey`). */
-export function outcomeOf(error: unknown): CallOutcome {
+function outcomeOf(error: unknown): CallOutcome {
   if (error instanceof BizError || !(error instanceof RpcError)) return "business";
   switch (error.code) {
     case Code.DeadlineExceeded:

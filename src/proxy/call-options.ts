@@ -66,7 +66,7 @@ function resolveAttachments(given: unknown): Record<string, string | number | bo
 }
 
 /** Checks `options` (unknown names and bad values throw a `TypeError` naming them). */
-export function resolveCallOptions(options: CallOptions): ResolvedCallOptions {
+function resolveCallOptions(options: CallOptions): ResolvedCallOptions {
   if (typeof options !== "object" || options === null) {
     throw new TypeError(`call options must be an object, got ${describe(options)}`);
   }

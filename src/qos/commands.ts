@@ -98,7 +98,7 @@ function switchLogLevel(site: QosSite, args: readonly string[]): QosAnswer {
 }
 
 /** Java 3's QoS commands this application answers, by name. */
-export const QOS_COMMANDS: ReadonlyMap<string, QosCommand> = new Map<string, QosCommand>([
+const QOS_COMMANDS: ReadonlyMap<string, QosCommand> = new Map<string, QosCommand>([
   ["help", { summary: "List the commands", run: () => ok(helpText()) }],
   ["ls", { summary: "List the provided and referred services", run: ls }],
   [

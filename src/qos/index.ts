@@ -1,7 +1,7 @@
 // The QoS port (Java's 22222): telnet and HTTP on one port, Java 3's commands and probes.
-export { QOS_COMMANDS, type QosAnswer, type QosSession, runQosCommand } from "./commands.js";
+export { type QosAnswer, type QosSession, runQosCommand } from "./commands.js";
 export * from "./console/index.js";
-export { QOS_PROMPT, QosServer, type QosServerOptions } from "./qos-server.js";
+export { QosServer, type QosServerOptions } from "./qos-server.js";
 export type {
   QosConfigEntry,
   QosLookup,

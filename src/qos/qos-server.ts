@@ -6,7 +6,7 @@ import { CONSOLE_PATH, type ConsoleHandler } from "./console/index.js";
 import type { QosSite } from "./qos-site.js";
 
 /** Java's QoS prompt and line end (`QosProcessHandler`, `QosConstants.BR_STR`). */
-export const QOS_PROMPT = "dubbo>";
+const QOS_PROMPT = "dubbo>";
 const BR = "\r\n";
 /** How long a new connection may stay silent before it is greeted as a telnet session (Java: 500 ms). */
 const WELCOME_DELAY_MS = 500;

@@ -1,5 +1,6 @@
 // The registry layer: the Registry contract, the shared bookkeeping (cache file, failback retries),
-// registries per address, and the ZooKeeper registry laid out as Java Dubbo 2.7 lays it out.
+// registries per address, and the ZooKeeper registry type (its implementation, with the npm
+// ZooKeeper client, is `./zookeeper/index.js`, loaded only when a zookeeper:// registry is opened).
 export { AbstractRegistry, type RegistryOptions } from "./abstract-registry.js";
 export { FailbackRegistry } from "./failback-registry.js";
 export * from "./registry.js";
@@ -9,13 +10,11 @@ export {
   Registries,
   type RegistriesOptions,
   type RegistryContext,
+  type RegistryExtension,
   type RegistryFactory,
+  registryPlugin,
   resolveRegistryUrl,
 } from "./registry-factory.js";
 export { ApplicationDiscovery } from "./service-discovery/application-discovery.js";
 export { categoryOf, emptyUrl, isEmptyUrl, isMatch, isMatchCategory } from "./url-match.js";
-export {
-  createZookeeperRegistry,
-  ZookeeperRegistry,
-  zookeeperRegistryFactory,
-} from "./zookeeper/zookeeper-registry.js";
+export { zookeeperRegistryPlugin, zookeeperRegistryType } from "./zookeeper/zookeeper-plugin.js";

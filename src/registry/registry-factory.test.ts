@@ -27,7 +27,7 @@ test("registry factory - same address and parameters share one instance; destroy
   const created: Url[] = [];
   const destroyed: Url[] = [];
   const registries = new Registries({
-    factories: createRegistryFactories([["fake", fakeFactory(created, destroyed)]]),
+    factories: createRegistryFactories([["fake", { create: fakeFactory(created, destroyed) }]]),
   });
   const a = Url.parse("fake://127.0.0.1:2181?session=1000");
   const [r1, r2] = await Promise.all([registries.get(a), registries.get(a.withParams({ timestamp: 5 }))]);
@@ -43,9 +43,8 @@ test("registry factory - same address and parameters share one instance; destroy
 });
 
 test("registry factory - an unknown protocol fails listing the registered ones", async () => {
-  const registries = new Registries({ factories: createRegistryFactories([["fake", fakeFactory([], [])]]) });
-  await assert.rejects(
-    registries.get(Url.parse("etcd://127.0.0.1:2379")),
-    /no RegistryFactory named "etcd".*fake/,
-  );
+  const registries = new Registries({
+    factories: createRegistryFactories([["fake", { create: fakeFactory([], []) }]]),
+  });
+  await assert.rejects(registries.get(Url.parse("etcd://127.0.0.1:2379")), /no registry named "etcd".*fake/);
 });

@@ -2,6 +2,7 @@ import {
   Code,
   consoleLogger,
   DEFAULT_REGISTRY_PROTOCOL,
+  type ExtensionPlugin,
   ExtensionPoint,
   RpcError,
   type Url,
@@ -18,11 +19,38 @@ export interface RegistryContext {
 /** Creates (and connects) a registry for one registry URL. Named by the URL protocol (`zookeeper`, `dubbo`). */
 export type RegistryFactory = (url: Url, context: RegistryContext) => Promise<Registry>;
 
-/** The registry factories by protocol; the default name is Java's `dubbo` (the embedded registry). */
+/**
+ * A registry type, named by the address protocol it serves (`zookeeper`, `dubbo`). Its module
+ * should stay light: `create` imports the implementation (and its npm client) on first use.
+ */
+export interface RegistryExtension {
+  readonly create: RegistryFactory;
+  /**
+   * Checks the settings this registry type reads from its URL (address, `parameters`), when the
+   * application loads its configuration; throws an `RpcError` naming `setting`, the key, the value
+   * and what is accepted.
+   */
+  readonly validate?: (url: Url, setting: string) => void;
+}
+
+/** A plugin that registers one registry type under its address protocol. */
+export function registryPlugin(
+  protocol: string,
+  type: RegistryExtension,
+): ExtensionPlugin<{ readonly registry: ExtensionPoint<RegistryExtension> }> {
+  return {
+    name: `${protocol}-registry`,
+    register: (points) => {
+      points.registry.register(protocol, type);
+    },
+  };
+}
+
+/** The registry types by protocol; the default name is Java's `dubbo` (the embedded registry). */
 export function createRegistryFactories(
-  entries?: Iterable<readonly [string, RegistryFactory]>,
-): ExtensionPoint<RegistryFactory> {
-  return new ExtensionPoint<RegistryFactory>("RegistryFactory", DEFAULT_REGISTRY_PROTOCOL, entries);
+  entries?: Iterable<readonly [string, RegistryExtension]>,
+): ExtensionPoint<RegistryExtension> {
+  return new ExtensionPoint<RegistryExtension>("registry", DEFAULT_REGISTRY_PROTOCOL, entries);
 }
 
 /** Parameters that describe what uses a registry, not the registry itself (Java drops them too). */
@@ -38,7 +66,7 @@ export function resolveRegistryUrl(url: Url): Url {
 }
 
 export interface RegistriesOptions {
-  readonly factories: ExtensionPoint<RegistryFactory>;
+  readonly factories: ExtensionPoint<RegistryExtension>;
   readonly logger?: RegistryLogger;
   /** The application's monitor stream, which its registries tell of their notifications. */
   readonly monitor?: MonitorEvents;
@@ -49,7 +77,7 @@ export interface RegistriesOptions {
  * (concurrent callers share one connection attempt), and `destroyAll` releases every one.
  */
 export class Registries {
-  readonly #factories: ExtensionPoint<RegistryFactory>;
+  readonly #factories: ExtensionPoint<RegistryExtension>;
   readonly #logger: RegistryLogger;
   readonly #context: RegistryContext;
   readonly #byKey = new Map<string, Promise<Registry>>();
@@ -84,13 +112,13 @@ export class Registries {
     const key = resolved.toFullString();
     const existing = this.#byKey.get(key);
     if (existing !== undefined) return existing;
-    let factory: RegistryFactory;
+    let type: RegistryExtension;
     try {
-      factory = this.#factories.get(resolved.protocol);
+      type = this.#factories.get(resolved.protocol);
     } catch (error) {
       return Promise.reject(error);
     }
-    const created = factory(resolved, this.#context);
+    const created = type.create(resolved, this.#context);
     this.#byKey.set(key, created);
     created.catch(() => {
       if (this.#byKey.get(key) === created) this.#byKey.delete(key);

@@ -50,11 +50,11 @@ export const REGISTRY_LOG = "registry";
 
 /** URL parameter keys and values of the registry layer (Java's names). */
 export const CATEGORY_KEY = "category";
+/** Also the category of a URL that names none (Java's `DEFAULT_CATEGORY`). */
 export const PROVIDERS_CATEGORY = "providers";
 export const CONSUMERS_CATEGORY = "consumers";
 export const ROUTERS_CATEGORY = "routers";
 export const CONFIGURATORS_CATEGORY = "configurators";
-export const DEFAULT_CATEGORY = PROVIDERS_CATEGORY;
 export const ALL_CATEGORIES = [
   PROVIDERS_CATEGORY,
   CONSUMERS_CATEGORY,

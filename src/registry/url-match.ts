@@ -4,8 +4,8 @@ import {
   ANY_VALUE,
   CATEGORY_KEY,
   CONFIGURATORS_CATEGORY,
-  DEFAULT_CATEGORY,
   EMPTY_PROTOCOL,
+  PROVIDERS_CATEGORY,
   ROUTERS_CATEGORY,
 } from "./registry.js";
 
@@ -34,7 +34,7 @@ export function categoryOf(url: Url): string {
     case "tag":
       return ROUTERS_CATEGORY;
     default:
-      return DEFAULT_CATEGORY;
+      return PROVIDERS_CATEGORY;
   }
 }
 
@@ -43,7 +43,7 @@ export function categoryOf(url: Url): string {
  * `-x` exclusions; absent means providers only). Like Java, the test is a substring test on the list.
  */
 export function isMatchCategory(category: string, categories: string | undefined): boolean {
-  if (categories === undefined || categories === "") return category === DEFAULT_CATEGORY;
+  if (categories === undefined || categories === "") return category === PROVIDERS_CATEGORY;
   if (categories.includes(ANY_VALUE)) return true;
   if (categories.includes(REMOVE_PREFIX)) return !categories.includes(REMOVE_PREFIX + category);
   return categories.includes(category);
@@ -69,7 +69,7 @@ export function isMatch(consumer: Url, provider: Url): boolean {
   ) {
     return false;
   }
-  if (!isMatchCategory(param(provider, CATEGORY_KEY) ?? DEFAULT_CATEGORY, param(consumer, CATEGORY_KEY))) {
+  if (!isMatchCategory(param(provider, CATEGORY_KEY) ?? PROVIDERS_CATEGORY, param(consumer, CATEGORY_KEY))) {
     return false;
   }
   if (!provider.boolean("enabled", true) && param(consumer, "enabled") !== ANY_VALUE) return false;

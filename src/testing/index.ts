@@ -1,16 +1,9 @@
 // Test helpers shared by every layer's tests: scripted fake providers, seeded randomness, and a
 // logger that keeps its records.
-export {
-  createFakeInvokers,
-  FakeInvoker,
-  type FakeInvokerOptions,
-  type FakeStep,
-  unavailableError,
-} from "./fake-invoker.js";
+export { createFakeInvokers, FakeInvoker, unavailableError } from "./fake-invoker.js";
 export {
   createRecordingLogger,
   createRecordingSink,
-  type LogRecord,
   type RecordingLogger,
 } from "./recording-logger.js";
 export { createSeededRandom } from "./seeded-random.js";

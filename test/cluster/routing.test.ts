@@ -54,7 +54,7 @@ async function countServers(call: () => Promise<string>, n: number): Promise<Map
 describe("cluster routing and mock over real sockets", () => {
   it("routing - a condition rule sends one method to one provider; when it dies the call fails, naming why", async () => {
     const p2 = providers[1] as ClusterProvider;
-    const extensions = createExtensions({ random: seededRandom(99) });
+    const extensions = createExtensions();
     const protocol = createDubboProtocol({ logger: quiet });
     try {
       const consumerUrl = Url.parse(

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Url } from "../../src/core/index.js";
 import {
-  dubboRegistryFactory,
   type EmbeddedRegistryServer,
+  embeddedRegistryType,
   startEmbeddedRegistry,
 } from "../../src/registry/dubbo/index.js";
 import { createRegistryFactories, Registries } from "../../src/registry/index.js";
@@ -51,7 +51,7 @@ function registryUrl(registry: EmbeddedRegistryServer, params: Record<string, st
   });
 }
 
-const { provide, consume } = inProcessApps(["dubbo", dubboRegistryFactory], cleanups);
+const { provide, consume } = inProcessApps(["dubbo", embeddedRegistryType], cleanups);
 const providers = providersOf;
 
 async function answersFrom(stub: { whoAmI(c: string): Promise<string> }, tries = 40): Promise<string[]> {
@@ -134,7 +134,7 @@ describe("embedded registry", () => {
     const url = registryUrl(gone);
     await gone.stop();
     const registries = new Registries({
-      factories: createRegistryFactories([["dubbo", dubboRegistryFactory]]),
+      factories: createRegistryFactories([["dubbo", embeddedRegistryType]]),
       logger: quietLogger,
     });
     cleanups.push(() => registries.destroyAll());

@@ -6,7 +6,7 @@ import { silentLogger } from "../../src/core/index.js";
 import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../../src/filter/index.js";
 import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { createProviderInvoker, createStub } from "../../src/proxy/index.js";
-import { createRegistryFactories, Registries, type RegistryFactory } from "../../src/registry/index.js";
+import { createRegistryFactories, Registries, type RegistryExtension } from "../../src/registry/index.js";
 import {
   exportWithRegistry,
   type RegistryExporter,
@@ -37,7 +37,7 @@ export interface InProcessApps {
 }
 
 export function inProcessApps(
-  factory: readonly [string, RegistryFactory],
+  factory: readonly [string, RegistryExtension],
   cleanups: Array<() => Promise<unknown>>,
 ): InProcessApps {
   function application() {

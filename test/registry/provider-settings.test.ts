@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { weightOf } from "../../src/cluster/loadbalance/weight.js";
 import { Code, createInvocation, RpcError, silentLogger, Url } from "../../src/core/index.js";
 import { createDubbo } from "../../src/index.js";
-import { zookeeperRegistryFactory } from "../../src/registry/index.js";
+import { zookeeperRegistryType } from "../../src/registry/index.js";
 import type { RegistryReference } from "../../src/registry/protocol/index.js";
 import { inProcessApps } from "./in-process-apps.js";
 import { DemoService, IFACE, waitFor } from "./kit.js";
@@ -29,7 +29,7 @@ function registryUrl(): Url {
   });
 }
 
-const { provide, consume } = inProcessApps(["zookeeper", zookeeperRegistryFactory], cleanups);
+const { provide, consume } = inProcessApps(["zookeeper", zookeeperRegistryType], cleanups);
 /** The consumer sets no timeout of its own, so Dubbo's default (1000 ms) or the provider's applies. */
 const NO_OWN_TIMEOUT = { timeout: undefined };
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { Url } from "../../src/core/index.js";
-import { zookeeperRegistryFactory } from "../../src/registry/index.js";
+import { zookeeperRegistryType } from "../../src/registry/index.js";
 import { inProcessApps, providersOf } from "./in-process-apps.js";
 import { IFACE, type ProviderProcess, spawnRegistryProvider, waitFor } from "./kit.js";
 import { useZooKeeper } from "./zookeeper-fixture.js";
@@ -24,7 +24,7 @@ function registryUrl(params: Record<string, string> = {}): Url {
   });
 }
 
-const { provide, consume } = inProcessApps(["zookeeper", zookeeperRegistryFactory], cleanups);
+const { provide, consume } = inProcessApps(["zookeeper", zookeeperRegistryType], cleanups);
 const providers = providersOf;
 
 async function children(path: string): Promise<string[]> {

@@ -1,5 +1,14 @@
-import { Code, type Invocation, type Invoker, RpcError, type Url } from "../../core/index.js";
+import {
+  Code,
+  consoleLogger,
+  type Invocation,
+  type Invoker,
+  type Logger,
+  RpcError,
+  type Url,
+} from "../../core/index.js";
 import type { Directory, ExclusionReason, Router } from "../contracts.js";
+import { routeThrough, sortRouters } from "../router/router-chain.js";
 
 /** What a directory serves at one moment; replaced whole, never edited. */
 export interface DirectorySnapshot {
@@ -12,11 +21,7 @@ export interface DirectorySnapshot {
 }
 
 const NONE: ReadonlyMap<string, ExclusionReason> = new Map();
-
-/** Sorts a router chain by priority; equal priorities keep their given order. */
-export function sortRouters(routers: readonly Router[]): readonly Router[] {
-  return Object.freeze([...routers].sort((a, b) => a.priority - b.priority));
-}
+const NO_INVOKERS: readonly Invoker[] = Object.freeze([]);
 
 /**
  * The base of every directory: one immutable snapshot read by the call path and swapped whole when
@@ -27,9 +32,12 @@ export class SnapshotDirectory implements Directory {
   readonly url: Url;
   #snapshot: DirectorySnapshot;
   #destroyed = false;
+  /** Where a router that throws is reported (the call then has no provider). */
+  readonly #logger: Logger;
 
-  constructor(url: Url, snapshot: Partial<DirectorySnapshot> = {}) {
+  constructor(url: Url, snapshot: Partial<DirectorySnapshot> = {}, logger: Logger = consoleLogger) {
     this.url = url;
+    this.#logger = logger;
     this.#snapshot = freezeSnapshot({
       invokers: snapshot.invokers ?? [],
       excluded: snapshot.excluded ?? NONE,
@@ -53,13 +61,14 @@ export class SnapshotDirectory implements Directory {
         Code.Unavailable,
       );
     }
-    const { routers } = this.#snapshot;
-    let invokers = this.#snapshot.invokers;
-    for (const router of routers) {
-      if (invokers.length === 0) break;
-      invokers = router.route(invokers, this.url, inv);
-    }
-    return invokers;
+    const routed = routeThrough(this.#snapshot.routers, this.#snapshot.invokers, this.url, inv);
+    if (routed.ok) return routed.invokers;
+    this.#logger.error(
+      `router ${routed.router.name} failed for ${this.url.serviceKey}.${inv.method}, so this call has no provider ` +
+        "(as Java's directory does); fix or remove the rule",
+      routed.error,
+    );
+    return NO_INVOKERS;
   }
 
   all(): readonly Invoker[] {
@@ -72,13 +81,19 @@ export class SnapshotDirectory implements Directory {
 
   explain(inv: Invocation): ReadonlyMap<string, ExclusionReason> {
     const reasons = new Map<string, ExclusionReason>(this.excluded());
-    let invokers = this.#snapshot.invokers;
-    for (const router of this.#snapshot.routers) {
-      const kept = new Set(router.route(invokers, this.url, inv));
-      for (const invoker of invokers) {
+    let left = this.#snapshot.invokers;
+    const routed = routeThrough(this.#snapshot.routers, left, this.url, inv, (router, before, after) => {
+      const kept = new Set(after);
+      for (const invoker of before) {
         if (!kept.has(invoker)) reasons.set(invoker.url.address, { kind: "router", router: router.name });
       }
-      invokers = invokers.filter((i) => kept.has(i));
+      left = after;
+    });
+    if (!routed.ok) {
+      const detail = routed.error instanceof Error ? routed.error.message : String(routed.error);
+      for (const invoker of left) {
+        reasons.set(invoker.url.address, { kind: "routerFailed", router: routed.router.name, detail });
+      }
     }
     return reasons;
   }

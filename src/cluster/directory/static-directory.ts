@@ -1,4 +1,4 @@
-import { Code, type Invoker, RpcError, Url } from "../../core/index.js";
+import { Code, type Invoker, type Logger, RpcError, Url } from "../../core/index.js";
 import type { Router } from "../contracts.js";
 import { SnapshotDirectory } from "./snapshot-directory.js";
 
@@ -8,8 +8,8 @@ import { SnapshotDirectory } from "./snapshot-directory.js";
  * swap the snapshot for callers that manage the list themselves.
  */
 export class StaticDirectory extends SnapshotDirectory {
-  constructor(url: Url, invokers: readonly Invoker[], routers: readonly Router[] = []) {
-    super(url, { invokers, routers });
+  constructor(url: Url, invokers: readonly Invoker[], routers: readonly Router[] = [], logger?: Logger) {
+    super(url, { invokers, routers }, logger);
   }
 
   setInvokers(invokers: readonly Invoker[]): void {
@@ -31,8 +31,9 @@ export function createStaticDirectory(
   url: Url,
   invokers: readonly Invoker[],
   routers: readonly Router[] = [],
+  logger?: Logger,
 ): StaticDirectory {
-  return new StaticDirectory(url, invokers, routers);
+  return new StaticDirectory(url, invokers, routers, logger);
 }
 
 /**

@@ -98,7 +98,7 @@ function md5(text: string): Buffer {
 }
 
 /** The hash key Java builds: the chosen arguments appended as `String.valueOf` prints them. */
-export function argumentKey(inv: Invocation, indexes: readonly number[]): string {
+function argumentKey(inv: Invocation, indexes: readonly number[]): string {
   let key = "";
   for (const i of indexes) {
     if (i >= 0 && i < inv.args.length) key += javaString(inv.args[i], inv.parameterTypes[i]?.kind);

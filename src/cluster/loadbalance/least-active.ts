@@ -9,10 +9,17 @@ import { selectLowestScore } from "./lowest-score.js";
 export function createLeastActiveLoadBalance(
   status: RpcStatusTable = new RpcStatusTable(),
   random: () => number = Math.random,
+  now: () => number = Date.now,
 ): LoadBalance {
   return {
     select(invokers: readonly Invoker[], _url: Url, inv: Invocation): Invoker {
-      return selectLowestScore(invokers, inv, (invoker) => status.of(invoker.url, inv.method).active, random);
+      return selectLowestScore(
+        invokers,
+        inv,
+        (invoker) => status.of(invoker.url, inv.method).active,
+        random,
+        now,
+      );
     },
   };
 }

@@ -11,10 +11,11 @@ export function selectLowestScore(
   inv: Invocation,
   score: (invoker: Invoker) => number,
   random: () => number,
+  now: () => number,
 ): Invoker {
   const length = invokers.length;
   if (length === 1) return invokers[0]!;
-  const now = Date.now();
+  const at = now();
   let lowest = Number.POSITIVE_INFINITY;
   let tieCount = 0;
   const tieIndexes = new Array<number>(length);
@@ -25,7 +26,7 @@ export function selectLowestScore(
   for (let i = 0; i < length; i++) {
     const invoker = invokers[i]!;
     const value = score(invoker);
-    const weight = weightOf(invoker, inv.method, now);
+    const weight = weightOf(invoker, inv.method, at);
     weights[i] = weight;
     if (value < lowest) {
       lowest = value;

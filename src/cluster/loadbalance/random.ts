@@ -6,17 +6,20 @@ import { randomInt, weightOf } from "./weight.js";
  * Dubbo's `random`: weighted random over the candidates' (warmed-up) weights, uniform when all
  * weights are equal or all zero.
  */
-export function createRandomLoadBalance(random: () => number = Math.random): LoadBalance {
+export function createRandomLoadBalance(
+  random: () => number = Math.random,
+  now: () => number = Date.now,
+): LoadBalance {
   return {
     select(invokers: readonly Invoker[], _url: Url, inv: Invocation): Invoker {
       const length = invokers.length;
       if (length === 1) return invokers[0]!;
-      const now = Date.now();
+      const at = now();
       const weights = new Array<number>(length);
       let total = 0;
       let sameWeight = true;
       for (let i = 0; i < length; i++) {
-        const weight = weightOf(invokers[i]!, inv.method, now);
+        const weight = weightOf(invokers[i]!, inv.method, at);
         weights[i] = weight;
         total += weight;
         if (sameWeight && i > 0 && weight !== weights[0]) sameWeight = false;

@@ -10,6 +10,7 @@ import { selectLowestScore } from "./lowest-score.js";
 export function createShortestResponseLoadBalance(
   status: RpcStatusTable = new RpcStatusTable(),
   random: () => number = Math.random,
+  now: () => number = Date.now,
 ): LoadBalance {
   return {
     select(invokers: readonly Invoker[], _url: Url, inv: Invocation): Invoker {
@@ -22,6 +23,7 @@ export function createShortestResponseLoadBalance(
           return Math.trunc(rpc.succeededAverageElapsedMs) * rpc.active;
         },
         random,
+        now,
       );
     },
   };

@@ -11,7 +11,7 @@ import {
   Url,
 } from "../../core/index.js";
 import { createFakeInvokers, createSeededRandom, FakeInvoker } from "../../testing/index.js";
-import { builtinLoadBalances } from "../builtin.js";
+import { BUILTIN_LOAD_BALANCES } from "../builtin.js";
 import type { ClusterContext, MockImplementation, Router } from "../contracts.js";
 import { INVOCATION_NEED_MOCK } from "../contracts.js";
 import { StaticDirectory } from "../directory/static-directory.js";
@@ -22,7 +22,7 @@ import { parseMockSetting, parseMockValue } from "./mock-value.js";
 const SERVICE = "com.example.DemoService";
 
 function context(mocks: Record<string, MockImplementation> = {}): ClusterContext {
-  const balancers = builtinLoadBalances({ random: createSeededRandom(3) });
+  const balancers = BUILTIN_LOAD_BALANCES;
   return {
     loadBalance: (name) => balancers[name]!,
     warn: () => {},

@@ -32,7 +32,7 @@ export function matchGlobWithParam(
 }
 
 /** Java's `URL.getRawParameter`: `protocol`, `username`, `password`, `host`, `port`, `path`, else a parameter. */
-export function rawParameter(url: Url, key: string): string | undefined {
+function rawParameter(url: Url, key: string): string | undefined {
   switch (key) {
     case "protocol":
       return url.protocol === "" ? undefined : url.protocol;

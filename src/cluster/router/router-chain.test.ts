@@ -6,17 +6,22 @@ import {
   ExtensionPoint,
   type Invocation,
   type Invoker,
+  type Logger,
   RpcError,
+  silentLogger,
   Url,
 } from "../../core/index.js";
 import { FakeInvoker } from "../../testing/index.js";
-import type { Router, RouterFactory } from "../contracts.js";
+import { BUILTIN_CLUSTERS, BUILTIN_LOAD_BALANCES, createClusterInvoker } from "../builtin.js";
+import type { Cluster, Router, RouterFactory } from "../contracts.js";
+import { StaticDirectory } from "../directory/static-directory.js";
 import {
   createBuiltinRouters,
-  createRouterChain,
   type RouterLog,
   registerBuiltinRouters,
   routersFromRuleUrls,
+  routeThrough,
+  sortRouters,
 } from "./index.js";
 
 const SERVICE = "com.foo.BarService";
@@ -55,66 +60,88 @@ function recordingRouter(name: string, priority: number, order: string[]): Route
   };
 }
 
+/** A logger that keeps what was reported at error level. */
+function errorLog(): Logger & { readonly errors: string[] } {
+  const errors: string[] = [];
+  return {
+    ...silentLogger,
+    errors,
+    error: (message, error) => void errors.push(`${message}: ${String(error)}`),
+  };
+}
+
+const brokenRouter: Router = {
+  name: "broken",
+  priority: 0,
+  url: undefined,
+  route() {
+    throw new Error("bug in router");
+  },
+};
+
 describe("router chain", () => {
   it("router chain - runs routers by priority, equal priorities in the order given", () => {
     const order: string[] = [];
-    const chain = createRouterChain({
-      builtin: [recordingRouter("tag", 100, order), recordingRouter("mock", -100, order)],
-      rules: [recordingRouter("rule-a", 0, order), recordingRouter("rule-b", 0, order)],
-    });
-    chain.route(PROVIDERS, CONSUMER, INV);
+    const routers = sortRouters([
+      recordingRouter("tag", 100, order),
+      recordingRouter("mock", -100, order),
+      recordingRouter("rule-a", 0, order),
+      recordingRouter("rule-b", 0, order),
+    ]);
+    routeThrough(routers, PROVIDERS, CONSUMER, INV);
     assert.deepEqual(order, ["mock", "rule-a", "rule-b", "tag"]);
   });
 
-  it("router chain - routeWithReasons names the router that removed each provider", () => {
+  it("router chain - an empty list ends the chain (Java's router.should-fail-fast default)", () => {
+    const order: string[] = [];
+    const none: Router = { ...recordingRouter("none", 0, order), route: () => [] };
+    const routed = routeThrough([none, recordingRouter("after", 1, order)], PROVIDERS, CONSUMER, INV);
+    assert.deepEqual(routed, { ok: true, invokers: [] });
+    assert.deepEqual(order, []);
+  });
+
+  it("router chain - the directory explains which router removed each provider", () => {
     const routers = point();
-    const chain = createRouterChain({
-      builtin: createBuiltinRouters(routers, CONSUMER),
-      rules: routersFromRuleUrls(
+    const directory = new StaticDirectory(CONSUMER, PROVIDERS, [
+      ...createBuiltinRouters(routers, CONSUMER),
+      ...routersFromRuleUrls(
         routers,
         [Url.parse(`condition://0.0.0.0/${SERVICE}?rule=${encoded("=> host != 10.0.0.3")}`)],
         recordingLog(),
       ),
-    });
-    const routed = chain.routeWithReasons(PROVIDERS, CONSUMER, INV);
-    assert.deepEqual(routed.invokers, [A]);
+    ]);
+    assert.deepEqual(directory.list(INV), [A]);
     assert.deepEqual(
-      [...routed.excludedBy],
+      [...directory.explain(INV)],
       [
-        ["10.0.0.4:20880", "mock"],
-        ["10.0.0.3:20880", "condition(=> host != 10.0.0.3)"],
-        ["10.0.0.2:20880", "tag"],
+        ["10.0.0.4:20880", { kind: "router", router: "mock" }],
+        ["10.0.0.3:20880", { kind: "router", router: "condition(=> host != 10.0.0.3)" }],
+        ["10.0.0.2:20880", { kind: "router", router: "tag" }],
       ],
     );
-    assert.deepEqual(chain.route(PROVIDERS, CONSUMER, INV), [A]);
   });
 
-  it("router chain - a router that throws is skipped for that call and reported", () => {
-    const log = recordingLog();
-    const broken: Router = {
-      name: "broken",
-      priority: 0,
-      url: undefined,
-      route() {
-        throw new Error("bug in router");
-      },
-    };
-    const chain = createRouterChain({ rules: [broken], log });
-    assert.equal(chain.route(PROVIDERS, CONSUMER, INV), PROVIDERS);
-    assert.match(log.messages[0] ?? "", /router broken failed for com\.foo\.BarService\.find.*bug in router/);
+  it("router chain - a router that throws leaves the call no provider, logged as an error (Java's directories)", async () => {
+    const log = errorLog();
+    const directory = new StaticDirectory(CONSUMER, PROVIDERS, [brokenRouter], log);
+    assert.deepEqual(directory.list(INV), []);
+    assert.match(
+      log.errors[0] ?? "",
+      /router broken failed for com\.foo\.BarService\.find, so this call has no provider.*bug in router/,
+    );
+    const invoker = createClusterInvoker(
+      directory,
+      { loadBalance: () => BUILTIN_LOAD_BALANCES.random!, warn: () => {}, random: Math.random },
+      new ExtensionPoint<Cluster>("cluster", "failover", Object.entries(BUILTIN_CLUSTERS)),
+    );
+    await assert.rejects(invoker.invoke(INV), (error: unknown) => {
+      assert.ok(error instanceof RpcError && error.code === Code.Unavailable, String(error));
+      assert.match(error.message, /not routed: router "broken" failed \(bug in router\)/);
+      return true;
+    });
   });
 
-  it("router chain - withRuleRouters keeps the built-in routers and replaces the rules", () => {
-    const routers = point();
-    const base = createRouterChain({ builtin: createBuiltinRouters(routers, CONSUMER) });
-    const ruleUrl = Url.parse(`condition://0.0.0.0/${SERVICE}?rule=${encoded("=> host = 10.0.0.3")}`);
-    const withRule = base.withRuleRouters(routersFromRuleUrls(routers, [ruleUrl], recordingLog()));
-    assert.deepEqual(withRule.route(PROVIDERS, CONSUMER, INV), [C]);
-    assert.deepEqual(base.route(PROVIDERS, CONSUMER, INV), [A, C]);
-    assert.deepEqual(withRule.withRuleRouters([]).route(PROVIDERS, CONSUMER, INV), [A, C]);
-  });
-
-  it("router chain - notify reaches routers that want the provider list", () => {
+  it("router chain - the directory tells routers that precompute about the provider list", () => {
     const seen: number[] = [];
     const router: Router = {
       name: "listener",
@@ -123,8 +150,9 @@ describe("router chain", () => {
       route: (invokers) => invokers,
       notify: (invokers) => seen.push(invokers.length),
     };
-    createRouterChain({ rules: [router] }).notify(PROVIDERS);
-    assert.deepEqual(seen, [4]);
+    const directory = new StaticDirectory(CONSUMER, PROVIDERS, [router]);
+    directory.setInvokers([A]);
+    assert.deepEqual(seen, [4, 1]);
   });
 });
 
@@ -152,7 +180,10 @@ describe("router rule URLs", () => {
         ['script("invokers.slice(0, 1)")', 3],
       ],
     );
-    assert.deepEqual(createRouterChain({ rules: routers }).route([A, B, C], CONSUMER, INV), [A]);
+    assert.deepEqual(routeThrough(sortRouters(routers), [A, B, C], CONSUMER, INV), {
+      ok: true,
+      invokers: [A],
+    });
     assert.deepEqual(log.messages, []);
   });
 

@@ -17,7 +17,7 @@ import vm from "node:vm";
  */
 
 /** Globals that queue jobs (Promise, FinalizationRegistry, WebAssembly), block (Atomics) or print. */
-export const REMOVED_GLOBALS = [
+const REMOVED_GLOBALS = [
   "Promise",
   "FinalizationRegistry",
   "WeakRef",

@@ -11,7 +11,7 @@ import {
   RpcStatusTable,
   type Url,
 } from "../../core/index.js";
-import type { ClusterContext, Directory, LoadBalance } from "../contracts.js";
+import type { ClusterContext, Directory, LoadBalance, LoadBalanceContext } from "../contracts.js";
 import { loadBalanceName } from "../loadbalance/weight.js";
 import { bindContextAttachments, forwardedAttachments, PINPOINT_KEY, pinpointOf } from "./attachments.js";
 import { noProviderError } from "./no-provider-error.js";
@@ -37,9 +37,17 @@ export abstract class AbstractClusterInvoker implements Invoker {
     { readonly from: Url | undefined; readonly lb: LoadBalance }
   >();
 
+  /** What this invoker's balancers see: the application's randomness, clock and statistics. */
+  readonly #balancing: LoadBalanceContext;
+
   constructor(directory: Directory, context: ClusterContext) {
     this.directory = directory;
     this.context = context;
+    this.#balancing = {
+      random: () => context.random(),
+      now: context.now === undefined ? Date.now : () => context.now!(),
+      rpcStatus: context.rpcStatus ?? new RpcStatusTable(),
+    };
     this.url = directory.url;
     this.availableCheck = directory.url.boolean("cluster.availablecheck", DEFAULT_AVAILABLE_CHECK);
   }
@@ -96,7 +104,7 @@ export abstract class AbstractClusterInvoker implements Invoker {
     const name = loadBalanceName(this.url, inv.method, from);
     let lb = this.#balancers.get(name);
     if (lb === undefined) {
-      lb = this.context.loadBalance(name)();
+      lb = this.context.loadBalance(name)(this.#balancing);
       this.#balancers.set(name, lb);
     }
     this.#balancerByMethod.set(inv.method, { from, lb });

@@ -11,7 +11,7 @@ import {
   Url,
 } from "../../core/index.js";
 import { createFakeInvokers, createSeededRandom, FakeInvoker } from "../../testing/index.js";
-import { builtinLoadBalances } from "../builtin.js";
+import { BUILTIN_LOAD_BALANCES } from "../builtin.js";
 import type { Cluster, ClusterContext, Router } from "../contracts.js";
 import { StaticDirectory } from "../directory/static-directory.js";
 import { PINPOINT_KEY } from "./attachments.js";
@@ -27,7 +27,7 @@ const SERVICE = "com.example.DemoService";
 
 function testContext(extra: Partial<ClusterContext> = {}): ClusterContext & { warnings: string[] } {
   const warnings: string[] = [];
-  const balancers = builtinLoadBalances({ random: createSeededRandom(42) });
+  const balancers = BUILTIN_LOAD_BALANCES;
   return {
     warnings,
     loadBalance: (name) => {

@@ -12,7 +12,7 @@ import {
   Url,
 } from "../../core/index.js";
 import { createSeededRandom, FakeInvoker, unavailableError } from "../../testing/index.js";
-import { BUILTIN_CLUSTERS, builtinLoadBalances } from "../builtin.js";
+import { BUILTIN_CLUSTERS, BUILTIN_LOAD_BALANCES } from "../builtin.js";
 import type { Cluster, ClusterContext } from "../contracts.js";
 import { StaticDirectory } from "../directory/static-directory.js";
 import { type Merger, registerBuiltinMergers } from "../merger/index.js";
@@ -22,7 +22,7 @@ const SERVICE = "com.example.MenuService";
 
 function context(): ClusterContext & { readonly warnings: string[] } {
   const warnings: string[] = [];
-  const balancers = builtinLoadBalances({ random: createSeededRandom(7) });
+  const balancers = BUILTIN_LOAD_BALANCES;
   return {
     warnings,
     loadBalance: (name) => {

@@ -11,6 +11,8 @@ export function describeReason(reason: ExclusionReason): string {
   switch (reason.kind) {
     case "router":
       return `excluded by router "${reason.router}"`;
+    case "routerFailed":
+      return `not routed: router "${reason.router}" failed (${reason.detail})`;
     case "unavailable":
       return "unavailable (not connected)";
     case "tried":

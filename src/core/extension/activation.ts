@@ -29,7 +29,7 @@ export interface ActivatedExtension<T> {
 
 /** The placeholder for "all activated defaults here" in a filter list (`"mine,default,other"`). */
 export const DEFAULT_EXTENSIONS = "default";
-export const REMOVE_PREFIX = "-";
+const REMOVE_PREFIX = "-";
 
 /** Java's `ConfigUtils.isNotEmpty`: these values count as "not set" for key activation. */
 const EMPTY_LIKE = new Set(["", "false", "0", "null", "N/A"]);

@@ -1,4 +1,4 @@
 // Concurrency and rate limits as filters: executes (provider), actives (consumer), tps (provider).
-export { activesFilter, activesFilterExtension } from "./actives-filter.js";
-export { executesFilter, executesFilterExtension } from "./executes-filter.js";
-export { tpsFilter, tpsFilterExtension } from "./tps-filter.js";
+export { activesFilterExtension } from "./actives-filter.js";
+export { executesFilterExtension } from "./executes-filter.js";
+export { tpsFilterExtension } from "./tps-filter.js";

@@ -17,8 +17,8 @@ import {
   slotTypeOfValue,
 } from "../../core/index.js";
 import { decodeHessian, encodeHessian } from "../../serialize/index.js";
-import { type ExporterTable, findOverload, providerServiceKey } from "../dubbo/exporter-table.js";
-import { ProviderInvocation } from "../dubbo/provider-invocation.js";
+import { type ExporterTable, findOverload, providerServiceKey } from "../shared/exporter-table.js";
+import { ProviderInvocation } from "../shared/provider-invocation.js";
 import {
   ACCEPTED_ENCODINGS,
   frameMessage,

@@ -16,8 +16,8 @@ import {
   RpcError,
   type Url,
 } from "../../core/index.js";
-import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../dubbo/exporter-table.js";
-import { loadClientTls, loadServerTls, tlsProfile } from "../dubbo/tls-settings.js";
+import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../shared/exporter-table.js";
+import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { ClientConnection } from "./client-connection.js";
 import { TripleInvoker } from "./triple-invoker.js";
 import { createTripleServer, type TripleServer } from "./triple-server.js";

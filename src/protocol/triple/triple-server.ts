@@ -8,7 +8,7 @@ import {
 import type { AddressInfo } from "node:net";
 import type { TlsOptions } from "node:tls";
 import type { Logger } from "../../core/index.js";
-import { ExporterTable } from "../dubbo/exporter-table.js";
+import { ExporterTable } from "../shared/exporter-table.js";
 import { serveStream } from "./provider-stream.js";
 
 export interface TripleServerOptions {

@@ -19,7 +19,7 @@ import { RuleNode, type RuleParser } from "./rule-node.js";
 const RULES_GROUP = "dubbo";
 
 /** Java's rule key of a service: `interface:version:group`, empty parts kept (`URL.getColonSeparatedKey`). */
-export function colonSeparatedKey(url: Url): string {
+function colonSeparatedKey(url: Url): string {
   return `${url.serviceInterface}:${url.get("version") ?? ""}:${url.get("group") ?? ""}`;
 }
 

@@ -98,7 +98,7 @@ export class RegistryDirectory extends SnapshotDirectory {
   #subscribed = false;
 
   constructor(options: RegistryDirectoryOptions) {
-    super(options.consumerUrl, { routers: options.builtinRouters ?? [] });
+    super(options.consumerUrl, { routers: options.builtinRouters ?? [] }, options.logger);
     this.registry = options.registry;
     this.subscribeUrl = options.consumerUrl.withParams({ [CATEGORY_KEY]: REFERENCE_CATEGORIES });
     this.#protocol = options.protocol;

@@ -17,8 +17,13 @@ import {
 import { createDubboProtocol, type DubboProtocol } from "../../protocol/dubbo/index.js";
 import type { RegistryOptions } from "../abstract-registry.js";
 import { FailbackRegistry } from "../failback-registry.js";
-import { ANY_VALUE, CATEGORY_KEY, DEFAULT_CATEGORY, type NotifyListener, REGISTRY_LOG } from "../registry.js";
-import type { RegistryFactory } from "../registry-factory.js";
+import {
+  ANY_VALUE,
+  CATEGORY_KEY,
+  type NotifyListener,
+  PROVIDERS_CATEGORY,
+  REGISTRY_LOG,
+} from "../registry.js";
 import { categoryOf, emptyUrl } from "../url-match.js";
 import { EMBEDDED_REGISTRY_SERVICE, RegistryServiceContract, type WatchResult } from "./registry-contract.js";
 
@@ -197,7 +202,7 @@ export class DubboRegistry extends FailbackRegistry {
       }
     }
     if (subscription.serviceInterface === ANY_VALUE) return urls;
-    const categories = splitList(subscription.string(CATEGORY_KEY, DEFAULT_CATEGORY));
+    const categories = splitList(subscription.string(CATEGORY_KEY, PROVIDERS_CATEGORY));
     if (categories.includes(ANY_VALUE)) return urls;
     const present = new Set(urls.map(categoryOf));
     for (const category of categories)
@@ -273,6 +278,3 @@ export async function createDubboRegistry(url: Url, options: RegistryOptions = {
   await registry.start();
   return registry;
 }
-
-/** The `dubbo` registry factory (the embedded registry's client), for `createRegistryFactories`. */
-export const dubboRegistryFactory: RegistryFactory = (url, context) => createDubboRegistry(url, context);

@@ -1,6 +1,7 @@
 // The embedded default registry (`dubbo://host:port`): the registry service exported over our
 // dubbo protocol (long-poll watches and leases instead of callbacks), its client, and the CLI.
-export { createDubboRegistry, DubboRegistry, dubboRegistryFactory } from "./dubbo-registry.js";
+export { createDubboRegistry, DubboRegistry } from "./dubbo-registry.js";
+export { embeddedRegistryPlugin, embeddedRegistryType } from "./embedded-registry-plugin.js";
 export {
   type EmbeddedRegistryOptions,
   type EmbeddedRegistryServer,

@@ -16,7 +16,7 @@ import { defineService, java } from "../../core/index.js";
  */
 export const EMBEDDED_REGISTRY_SERVICE = "org.dubbots.registry.EmbeddedRegistryService";
 
-export const WatchResultType = java.Class("org.dubbots.registry.WatchResult", {
+const WatchResultType = java.Class("org.dubbots.registry.WatchResult", {
   version: java.long,
   urls: java.List(java.String),
 });

@@ -56,7 +56,7 @@ export function serviceInfoOf(url: Url): ServiceInfo {
 }
 
 /** `group/interface:version:protocol` (Java's `ServiceInfo.getMatchKey`). */
-export function matchKeyOf(service: ServiceInfo): string {
+function matchKeyOf(service: ServiceInfo): string {
   const key = buildServiceKey(service.name, service.group, service.version);
   return service.protocol === "" ? key : `${key}:${service.protocol}`;
 }
@@ -73,7 +73,7 @@ function sortedMapText(params: Readonly<Record<string, string>>): string {
  * Java's `MetadataInfo.calRevision`: the lower-case hex MD5 of the application name followed by
  * each service's match key, port, path and sorted parameters, services in match-key order.
  */
-export function revisionOf(app: string, services: Readonly<Record<string, ServiceInfo>>): string {
+function revisionOf(app: string, services: Readonly<Record<string, ServiceInfo>>): string {
   const keys = Object.keys(services).sort();
   if (keys.length === 0) return EMPTY_REVISION;
   let text = app;

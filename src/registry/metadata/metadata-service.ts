@@ -57,7 +57,7 @@ function toJavaServiceInfo(service: ServiceInfo): JavaValue<typeof JavaServiceIn
 }
 
 /** Our metadata as the Java object a Java consumer reads (`null` group/version when unset). */
-export function toJavaMetadataInfo(info: MetadataInfo): JavaMetadataInfoValue {
+function toJavaMetadataInfo(info: MetadataInfo): JavaMetadataInfoValue {
   return {
     app: info.app,
     revision: info.revision,

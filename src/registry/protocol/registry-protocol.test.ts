@@ -115,14 +115,16 @@ function world() {
     factories: createRegistryFactories([
       [
         "memory",
-        async (url) => {
-          const key = url.address;
-          let memory = memories.get(key);
-          if (memory === undefined) {
-            memory = memoryRegistry(url);
-            memories.set(key, memory);
-          }
-          return memory.registry;
+        {
+          create: async (url) => {
+            const key = url.address;
+            let memory = memories.get(key);
+            if (memory === undefined) {
+              memory = memoryRegistry(url);
+              memories.set(key, memory);
+            }
+            return memory.registry;
+          },
         },
       ],
     ]),

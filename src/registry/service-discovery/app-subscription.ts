@@ -12,7 +12,7 @@ import { parseInstanceJson, type ServiceInstance } from "./service-instance.js";
 import { servicesRootOf } from "./zk-instance-registration.js";
 
 /** Java's consumer key naming the provider applications, which skips the mapping lookup. */
-export const PROVIDED_BY_KEY = "provided-by";
+const PROVIDED_BY_KEY = "provided-by";
 
 export interface AppSubscriptionParts {
   readonly registry: ZookeeperRegistry;

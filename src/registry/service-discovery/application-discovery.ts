@@ -3,18 +3,26 @@ import { consoleLogger } from "../../core/index.js";
 import { ConfigCenterRules } from "../config-center/config-center-rules.js";
 import type { ProtocolSource } from "../directory/registry-directory.js";
 import type { MetadataInfo } from "../metadata/metadata-info.js";
-import { ZkMetadataReport } from "../metadata/zk-metadata-report.js";
+import type { ZkMetadataReport } from "../metadata/zk-metadata-report.js";
 import type { Registry, RegistryLogger } from "../registry.js";
-import { ZookeeperRegistry } from "../zookeeper/zookeeper-registry.js";
-import { MetadataFetcher } from "./metadata-fetch.js";
+import { IS_ZOOKEEPER_REGISTRY } from "../zookeeper/zookeeper-brand.js";
+import type { ZookeeperRegistry } from "../zookeeper/zookeeper-registry.js";
 import { MetadataServiceExport } from "./metadata-service-export.js";
 import { MIGRATION_RULE_GROUP, type Migration, migrationOf, ruleFor } from "./migration.js";
-import { ServiceDiscoveryRegistry } from "./service-discovery-registry.js";
+import type { ServiceDiscoveryRegistry } from "./service-discovery-registry.js";
 import { LOCAL_STORAGE } from "./service-instance.js";
-import { ZkInstanceRegistration } from "./zk-instance-registration.js";
+import type { ZkInstanceRegistration } from "./zk-instance-registration.js";
+
+/** Application-level discovery runs on ZooKeeper registries only. */
+function isZookeeper(registry: Registry): registry is ZookeeperRegistry {
+  return IS_ZOOKEEPER_REGISTRY in registry;
+}
+
+/** The ZooKeeper parts, loaded with the first ZooKeeper registry (an application has one by then). */
+const zookeeperParts = () => import("./zookeeper-discovery.js");
 
 /** Java's URL key for where the instance's metadata lives: `local` (default) or `remote`. */
-export const METADATA_TYPE_KEY = "metadata-type";
+const METADATA_TYPE_KEY = "metadata-type";
 
 /**
  * One application's membership of Dubbo 3 application-level discovery: its instance in each
@@ -32,12 +40,12 @@ export class ApplicationDiscovery {
     this.#logger = logger;
   }
 
-  /** The metadata report on this registry (mapping, remote metadata), if it has one. */
-  reportOf(registry: Registry): ZkMetadataReport | undefined {
-    if (!(registry instanceof ZookeeperRegistry)) return undefined;
+  /** The metadata report on this ZooKeeper registry (mapping, remote metadata). */
+  async #reportOf(registry: ZookeeperRegistry): Promise<ZkMetadataReport> {
     let report = this.#reports.get(registry);
     if (report === undefined) {
-      report = new ZkMetadataReport(registry);
+      const { ZkMetadataReport } = await zookeeperParts();
+      report = this.#reports.get(registry) ?? new ZkMetadataReport(registry);
       this.#reports.set(registry, report);
     }
     return report;
@@ -55,8 +63,9 @@ export class ApplicationDiscovery {
     protocol: Protocol,
     served: Url,
   ): Promise<(() => Promise<void>) | undefined> {
-    const report = this.reportOf(registry);
-    if (report === undefined || !(registry instanceof ZookeeperRegistry)) return undefined;
+    if (!isZookeeper(registry)) return undefined;
+    const report = await this.#reportOf(registry);
+    const { ZkInstanceRegistration } = await zookeeperParts();
     const app = registered.string("application", "");
     const storageType = registered.string(METADATA_TYPE_KEY, LOCAL_STORAGE);
     const metadataService = this.#metadataServiceOf(app);
@@ -89,9 +98,13 @@ export class ApplicationDiscovery {
    * The application-level face of `registry` for references (subscribe only), or undefined when
    * the registry has no application-level discovery. Metadata services are called over `protocol`.
    */
-  subscriberOf(registry: Registry, protocol: ProtocolSource): ServiceDiscoveryRegistry | undefined {
-    const report = this.reportOf(registry);
-    if (report === undefined || !(registry instanceof ZookeeperRegistry)) return undefined;
+  async subscriberOf(
+    registry: Registry,
+    protocol: ProtocolSource,
+  ): Promise<ServiceDiscoveryRegistry | undefined> {
+    if (!isZookeeper(registry)) return undefined;
+    const report = await this.#reportOf(registry);
+    const { MetadataFetcher, ServiceDiscoveryRegistry } = await zookeeperParts();
     let subscriber = this.#subscribers.get(registry);
     if (subscriber === undefined) {
       const fetcher = new MetadataFetcher(report, protocol);
@@ -108,12 +121,12 @@ export class ApplicationDiscovery {
    * `APPLICATION_FIRST` with threshold 0.
    */
   async migrationOf(registry: Registry, consumerUrl: Url): Promise<Migration> {
-    const report = this.reportOf(registry);
-    if (report === undefined || !(registry instanceof ZookeeperRegistry)) return migrationOf(consumerUrl);
+    if (!isZookeeper(registry)) return migrationOf(consumerUrl);
     // ZooKeeper not connected (registry check=false): only the interface level has a cache file
     // to serve from, so the reference stays interface-level (docs/java-differences.md).
     if (!registry.isAvailable()) return { ...migrationOf(consumerUrl), step: "FORCE_INTERFACE" };
     const app = consumerUrl.string("application", "");
+    const report = await this.#reportOf(registry);
     const rule = await report.readConfig(MIGRATION_RULE_GROUP, `${app}.migration`);
     if (rule === undefined || rule.trim() === "") return migrationOf(consumerUrl);
     const providerApps = await report.readMapping(consumerUrl.serviceInterface);
@@ -125,7 +138,7 @@ export class ApplicationDiscovery {
    * added to its subscriptions, when `registry` is a ZooKeeper one.
    */
   withConfigCenterRules(target: Registry, registry: Registry): Registry {
-    if (!(registry instanceof ZookeeperRegistry)) return target;
+    if (!isZookeeper(registry)) return target;
     return new ConfigCenterRules(target, registry, this.#logger);
   }
 

@@ -19,7 +19,7 @@ export async function referByMigration(
   protocol: ProtocolSource,
   subscribe: (registry: Registry) => Promise<DirectoryClusterInvoker>,
 ): Promise<Invoker> {
-  const applicationLevel = discovery?.subscriberOf(registry, protocol);
+  const applicationLevel = await discovery?.subscriberOf(registry, protocol);
   if (discovery === undefined || applicationLevel === undefined) return subscribe(registry);
   const interfaceRules = discovery.withConfigCenterRules(registry, registry);
   const applicationRules = discovery.withConfigCenterRules(applicationLevel, registry);

@@ -5,16 +5,16 @@ import { Code, RpcError, type Url } from "../../core/index.js";
  * How a Dubbo 3 consumer finds providers (Java's `MigrationStep`): per interface only, per
  * application only, or both with the application-level list preferred once it is big enough.
  */
-export type MigrationStep = "FORCE_INTERFACE" | "APPLICATION_FIRST" | "FORCE_APPLICATION";
+type MigrationStep = "FORCE_INTERFACE" | "APPLICATION_FIRST" | "FORCE_APPLICATION";
 
 const STEPS: readonly MigrationStep[] = ["FORCE_INTERFACE", "APPLICATION_FIRST", "FORCE_APPLICATION"];
 
 /** Java's consumer URL keys (`migration.step`, `migration.threshold`). */
-export const MIGRATION_STEP_KEY = "migration.step";
-export const MIGRATION_THRESHOLD_KEY = "migration.threshold";
+const MIGRATION_STEP_KEY = "migration.step";
+const MIGRATION_THRESHOLD_KEY = "migration.threshold";
 /** Java's default step and threshold (`dubbo.application.migration.threshold`). */
-export const DEFAULT_MIGRATION_STEP: MigrationStep = "APPLICATION_FIRST";
-export const DEFAULT_MIGRATION_THRESHOLD = 0;
+const DEFAULT_MIGRATION_STEP: MigrationStep = "APPLICATION_FIRST";
+const DEFAULT_MIGRATION_THRESHOLD = 0;
 
 /** The config-center group of migration rules: `/dubbo/config/DUBBO_SERVICEDISCOVERY_MIGRATION/{app}.migration`. */
 export const MIGRATION_RULE_GROUP = "DUBBO_SERVICEDISCOVERY_MIGRATION";

@@ -7,8 +7,8 @@ import { Code, RpcError, type Url } from "../../core/index.js";
  */
 export type RegisterMode = "all" | "interface" | "instance";
 
-export const REGISTER_MODE_KEY = "register-mode";
-export const DEFAULT_REGISTER_MODE: RegisterMode = "all";
+const REGISTER_MODE_KEY = "register-mode";
+const DEFAULT_REGISTER_MODE: RegisterMode = "all";
 const MODES: readonly RegisterMode[] = ["all", "interface", "instance"];
 
 /** The register mode a registry URL carries (default `all`); throws on an unknown one. */

@@ -11,7 +11,7 @@ export interface AllServicesHost {
 }
 
 /** The per-service subscription a `*` subscription makes for one service it found. */
-export function serviceSubscription(url: Url, service: string): Url {
+function serviceSubscription(url: Url, service: string): Url {
   return url.with({ path: service }).withParams({ interface: service, check: "false" });
 }
 

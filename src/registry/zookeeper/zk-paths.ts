@@ -1,5 +1,5 @@
 import { DEFAULT_REGISTRY_ROOT, javaUrlEncode, type Url } from "../../core/index.js";
-import { ALL_CATEGORIES, ANY_VALUE, CATEGORY_KEY, DEFAULT_CATEGORY } from "../registry.js";
+import { ALL_CATEGORIES, ANY_VALUE, CATEGORY_KEY, PROVIDERS_CATEGORY } from "../registry.js";
 
 /**
  * Java Dubbo's ZooKeeper layout (`ZookeeperRegistry.toRootPath/toServicePath/toCategoryPath/toUrlPath`):
@@ -19,13 +19,13 @@ function rootDir(root: string): string {
   return root === "/" ? root : `${root}/`;
 }
 
-export function servicePath(root: string, url: Url): string {
+function servicePath(root: string, url: Url): string {
   const name = url.serviceInterface;
   return name === ANY_VALUE ? root : rootDir(root) + javaUrlEncode(name);
 }
 
-export function categoryPath(root: string, url: Url): string {
-  return `${servicePath(root, url)}/${url.string(CATEGORY_KEY, DEFAULT_CATEGORY)}`;
+function categoryPath(root: string, url: Url): string {
+  return `${servicePath(root, url)}/${url.string(CATEGORY_KEY, PROVIDERS_CATEGORY)}`;
 }
 
 /** The node a registered URL lives at. */
@@ -37,7 +37,7 @@ export function urlPath(root: string, url: Url): string {
 export function categoryPaths(root: string, url: Url): string[] {
   const wanted = url.get(CATEGORY_KEY);
   const categories = wanted === ANY_VALUE ? [...ALL_CATEGORIES] : url.list(CATEGORY_KEY);
-  if (categories.length === 0) categories.push(DEFAULT_CATEGORY);
+  if (categories.length === 0) categories.push(PROVIDERS_CATEGORY);
   const service = servicePath(root, url);
   return categories.map((c) => `${service}/${c}`);
 }

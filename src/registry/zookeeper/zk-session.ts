@@ -14,7 +14,7 @@ import { ZkClient, type ZkClientOptions, type ZkState } from "./zk-client.js";
  * client reads), else the registry's `session`, else 60 s. The server bounds it to its own
  * `minSessionTimeout`..`maxSessionTimeout`.
  */
-export function sessionTimeoutOf(url: Url): number {
+function sessionTimeoutOf(url: Url): number {
   return url.number("zk.session.expire", url.number("session", DEFAULT_REGISTRY_SESSION_MS));
 }
 

@@ -2,12 +2,12 @@ import type { Url } from "../../core/index.js";
 import type { RegistryOptions } from "../abstract-registry.js";
 import { FailbackRegistry } from "../failback-registry.js";
 import type { NotifyListener } from "../registry.js";
-import type { RegistryFactory } from "../registry-factory.js";
 import type { ZkClient } from "./zk-client.js";
 import { rootPath } from "./zk-paths.js";
 import { ZkRegistration } from "./zk-registration.js";
 import { ZkSession } from "./zk-session.js";
 import { ZkSubscriptions } from "./zk-subscriptions.js";
+import { IS_ZOOKEEPER_REGISTRY } from "./zookeeper-brand.js";
 
 /**
  * The ZooKeeper registry, laid out exactly as Java Dubbo 2.7 lays it out (see zk-paths.ts).
@@ -30,6 +30,7 @@ import { ZkSubscriptions } from "./zk-subscriptions.js";
  * registry's retry and recovery.
  */
 export class ZookeeperRegistry extends FailbackRegistry {
+  readonly [IS_ZOOKEEPER_REGISTRY] = true;
   /** `/dubbo` or `/` + the registry URL's `group`. */
   readonly root: string;
   readonly #registration: ZkRegistration;
@@ -141,7 +142,3 @@ export async function createZookeeperRegistry(
   await registry.start();
   return registry;
 }
-
-/** The `zookeeper` registry factory, for `createRegistryFactories([["zookeeper", zookeeperRegistryFactory]])`. */
-export const zookeeperRegistryFactory: RegistryFactory = (url, context) =>
-  createZookeeperRegistry(url, context);

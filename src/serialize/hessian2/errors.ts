@@ -18,7 +18,7 @@ export function withSegment(error: unknown, segment: string): unknown {
   return error;
 }
 
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (value instanceof Map) return "Map";

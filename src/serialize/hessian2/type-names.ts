@@ -58,7 +58,7 @@ function componentName(element: JavaType): string {
 const fieldLists = new WeakMap<object, readonly string[]>();
 
 /** The declared field names of a class type, in declaration order (cached: the writer's hot path). */
-export function fieldNames(fields: Readonly<Record<string, JavaType>>): readonly string[] {
+function fieldNames(fields: Readonly<Record<string, JavaType>>): readonly string[] {
   let names = fieldLists.get(fields);
   if (names === undefined) {
     names = Object.freeze(Object.keys(fields));

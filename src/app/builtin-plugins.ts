@@ -1,0 +1,56 @@
+import { clusterPlugin } from "../cluster/index.js";
+import { filterPlugin } from "../filter/index.js";
+import { monitorObserver, monitorPlugin } from "../monitor/index.js";
+import { createDubboProtocol } from "../protocol/dubbo/index.js";
+import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
+import { createTripleProtocol, TRIPLE_PROTOCOL } from "../protocol/triple/index.js";
+import { embeddedRegistryPlugin } from "../registry/dubbo/embedded-registry-plugin.js";
+import { zookeeperRegistryPlugin } from "../registry/index.js";
+import type { Plugin } from "./extension-types.js";
+
+/** The in-process protocol (Java's `injvm`). */
+const injvmPlugin: Plugin = {
+  name: "injvm",
+  register: (points) => {
+    points.protocol.register(INJVM_PROTOCOL, (context) =>
+      createInjvmProtocol({ deadlines: context.deadlines }),
+    );
+  },
+};
+
+/** The dubbo protocol, reporting its connections and pool saturation to the application's monitor. */
+const dubboProtocolPlugin: Plugin = {
+  name: "dubbo",
+  register: (points) => {
+    points.protocol.register("dubbo", (context) =>
+      createDubboProtocol({
+        logger: context.logger,
+        observer: monitorObserver(points.monitor),
+        deadlines: context.deadlines,
+      }),
+    );
+  },
+};
+
+/** Dubbo 3's Triple protocol (`tri://`): gRPC over HTTP/2 with Dubbo's headers. */
+const tripleProtocolPlugin: Plugin = {
+  name: "tri",
+  register: (points) => {
+    points.protocol.register(TRIPLE_PROTOCOL, (context) => createTripleProtocol({ logger: context.logger }));
+  },
+};
+
+/**
+ * What every application has before its own plugins, in registration order (the filters' order
+ * among equal activation orders follows it). Registry implementations load on first use.
+ */
+export const BUILTIN_PLUGINS: readonly Plugin[] = Object.freeze([
+  injvmPlugin,
+  dubboProtocolPlugin,
+  tripleProtocolPlugin,
+  filterPlugin,
+  monitorPlugin,
+  clusterPlugin,
+  zookeeperRegistryPlugin,
+  embeddedRegistryPlugin,
+]);

@@ -1,0 +1,23 @@
+import type { ExtensionPlugin, ExtensionPoint, FilterExtension, Logger } from "../core/index.js";
+import { registerBaseFilters } from "./base-filters.js";
+import { activesFilterExtension, executesFilterExtension, tpsFilterExtension } from "./limits/index.js";
+import { createAccessLogFilter, createTimeoutFilter } from "./observe/index.js";
+
+export interface FilterPluginPoints {
+  readonly filter: ExtensionPoint<FilterExtension>;
+  /** Where the observing filters (access log, timeout overrun) write. */
+  readonly logger: Logger;
+}
+
+/** The built-in filters: the base ones, the limits (`executes`, `actives`, `tps`) and the observers. */
+export const filterPlugin: ExtensionPlugin<FilterPluginPoints> = {
+  name: "filter",
+  register(points) {
+    registerBaseFilters(points.filter)
+      .register("executes", executesFilterExtension)
+      .register("actives", activesFilterExtension)
+      .register("tps", tpsFilterExtension)
+      .register("accesslog", createAccessLogFilter({ logger: points.logger }))
+      .register("timeout", createTimeoutFilter({ logger: points.logger }));
+  },
+};

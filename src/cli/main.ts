@@ -1,15 +1,22 @@
-// The dubbo-ts command: `dubbo-ts registry` runs the embedded registry; `--version`, `--help`.
+// The dubbo-ts command: `registry` runs the embedded registry; `gen`, `invoke`, `ls`, `qos` and
+// `console` are the operator's tools; `--version`, `--help`.
 // Mistakes print one line naming the flag to change (exit 2); nothing prints a stack trace.
 import { readFileSync } from "node:fs";
 import { runConsoleCommand } from "./console-command.js";
 import { UsageError } from "./flags.js";
 import { runGenCommand } from "./gen-command.js";
+import { runInvokeCommand } from "./invoke-command.js";
+import { runLsCommand } from "./ls-command.js";
+import { runQosCommand } from "./qos-command.js";
 import { runRegistryCommand } from "./registry-command.js";
 
 /** Each command parses its own flags (and answers its own --help); it resolves with the exit code. */
 const COMMANDS: Readonly<Record<string, (argv: readonly string[]) => Promise<number>>> = {
   registry: runRegistryCommand,
   gen: runGenCommand,
+  invoke: runInvokeCommand,
+  ls: runLsCommand,
+  qos: runQosCommand,
   console: runConsoleCommand,
 };
 
@@ -18,6 +25,9 @@ const USAGE = `usage: dubbo-ts <command> [flags]
 commands:
   registry   run the embedded dubbo:// registry until SIGINT/SIGTERM
   gen        write TypeScript contracts from a Java API jar or classes directory
+  invoke     call one method of a provider or of a service in a registry
+  ls         list a registry's services, providers, consumers and rules
+  qos        run one command on a QoS port
   console    serve the web console for a ZooKeeper registry
 
 dubbo-ts <command> --help   flags of one command

@@ -5,7 +5,7 @@ export interface Terminal {
   /** True when the stream is a terminal: progress lines show and colours may. */
   readonly interactive: boolean;
   line(text: string): void;
-  /** A transient status line on a terminal (overwritten by the next), nothing when piped. */
+  /** A transient status line on a terminal (overwritten by the next; "" clears it), nothing when piped. */
   progress(text: string): void;
   green(text: string): string;
   red(text: string): string;
@@ -36,6 +36,7 @@ export function createTerminal(stream: OutputStream, env: NodeJS.ProcessEnv = pr
     progress(text) {
       if (!interactive) return;
       clearProgress();
+      if (text === "") return; // an empty progress line only clears the last one
       stream.write(paint("2")(text));
       progressShown = true;
     },

@@ -9,7 +9,8 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
-import java.util.EnumSet;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +29,7 @@ public final class JavaCatalogService implements CatalogService {
     Map<String, String> attributes = new LinkedHashMap<>();
     attributes.put("material", "oak");
     p.setAttributes(attributes);
-    p.setAlsoIn(EnumSet.of(Color.RED));
+    p.setAlsoIn(new HashSet<>(Collections.singleton(Color.RED)));
     Dimensions d = new Dimensions();
     d.setWidth(1.5);
     d.setHeight(2.25);

@@ -12,7 +12,7 @@ export const ACC_ABSTRACT = 0x0400;
 export const ACC_ANNOTATION = 0x2000;
 export const ACC_ENUM = 0x4000;
 
-export interface ClassMember {
+interface ClassMember {
   readonly access: number;
   readonly name: string;
   /** The erased JVM descriptor: `I`, `Ljava/util/List;`, `(Ljava/lang/String;)V`. */
@@ -36,7 +36,7 @@ export interface ClassFile {
   readonly methods: readonly ClassMember[];
 }
 
-export class ClassFormatError extends Error {
+class ClassFormatError extends Error {
   override name = "ClassFormatError";
 }
 

@@ -20,7 +20,7 @@ import {
   type TypeRef,
 } from "./java-signature.js";
 
-export interface ParameterModel {
+interface ParameterModel {
   /** The source name when the class was compiled with `-parameters`. */
   readonly name?: string;
   readonly type: TypeRef;
@@ -40,7 +40,7 @@ export interface ServiceModel {
   readonly methods: readonly MethodModel[];
 }
 
-export interface FieldModel {
+interface FieldModel {
   readonly name: string;
   readonly type: TypeRef;
   readonly bounds: ReadonlyMap<string, TypeRef>;

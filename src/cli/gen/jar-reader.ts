@@ -10,7 +10,7 @@ const END_RECORD_MAX_SEARCH = 22 + 0xffff;
 const STORED = 0;
 const DEFLATED = 8;
 
-export class JarFormatError extends Error {
+class JarFormatError extends Error {
   override name = "JarFormatError";
 }
 

@@ -14,7 +14,7 @@ import {
 const DEFAULT_DESTINATION_WEIGHT = 100;
 
 /** One v3.1 destination: a `then` expression and its share of the calls. */
-export interface ConditionDestination {
+interface ConditionDestination {
   readonly match: string;
   readonly weight: number;
 }

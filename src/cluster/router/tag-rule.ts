@@ -12,7 +12,7 @@ import {
 import { type ParamMatch, parseParamMatch } from "./string-match.js";
 
 /** One tag of a tag rule: providers by address (`addresses`) or, in v3.0, by their parameters (`match`). */
-export interface TagDefinition {
+interface TagDefinition {
   readonly name: string;
   readonly addresses: readonly string[];
   /** v3.0: every parameter match must hold for a provider to carry the tag. */

@@ -19,8 +19,8 @@ import {
 } from "./trace-propagation.js";
 
 /** Java 3's names for its tracing filters (`ObservationSenderFilter`, `ObservationReceiverFilter`). */
-export const CONSUMER_TRACING_FILTER = "observationsender";
-export const PROVIDER_TRACING_FILTER = "observationreceiver";
+const CONSUMER_TRACING_FILTER = "observationsender";
+const PROVIDER_TRACING_FILTER = "observationreceiver";
 
 /** Java's order for both (`Integer.MIN_VALUE + 50`): the outermost filter, so the span covers the rest. */
 const TRACING_ORDER = -2147483598;

@@ -6,7 +6,7 @@ const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /** A gRPC message's prefix: 1 byte compressed flag, 4 bytes big-endian length. */
-export const MESSAGE_PREFIX_BYTES = 5;
+const MESSAGE_PREFIX_BYTES = 5;
 
 /** The `grpc-encoding` values both sides speak. */
 export type MessageEncoding = "identity" | "gzip";

@@ -3,15 +3,10 @@
 export {
   createTripleProtocol,
   TRIPLE_PROTOCOL,
-  type TripleExporter,
-  type TripleProtocolOptions,
 } from "./triple-protocol.js";
 export {
   decodeRequestWrapper,
   decodeResponseWrapper,
   encodeRequestWrapper,
   encodeResponseWrapper,
-  type RequestWrapper,
-  type ResponseWrapper,
-  WRAPPER_HESSIAN2,
 } from "./wrapper-codec.js";

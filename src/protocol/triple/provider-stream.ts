@@ -47,7 +47,7 @@ import {
 } from "./triple-headers.js";
 import { decodeRequestWrapper, encodeResponseWrapper, WRAPPER_HESSIAN2 } from "./wrapper-codec.js";
 
-export const ECHO_METHOD = "$echo";
+const ECHO_METHOD = "$echo";
 const GENERIC_METHODS: ReadonlySet<string> = new Set(["$invoke", "$invokeAsync"]);
 
 /** What every stream of one server shares. */

@@ -14,7 +14,7 @@ export const TRI_CONSUMER_APPNAME = "tri-consumer-appname";
 /** Set on a response whose message is the provider's exception (3, Java's `RpcException.BIZ_EXCEPTION`). */
 export const TRI_EXCEPTION_CODE = "tri-exception-code";
 /** JSON map, percent-encoded, from each lower-cased attachment key back to its original case. */
-export const TRI_HEADER_CONVERT = "tri-header-convert";
+const TRI_HEADER_CONVERT = "tri-header-convert";
 export const BIZ_EXCEPTION_CODE = "3";
 
 /** What Java's client sends, even in wrapper mode; the server takes any `application/grpc*`. */

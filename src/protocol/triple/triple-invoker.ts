@@ -64,7 +64,7 @@ export interface TripleInvokerOptions {
  * The message encoding a reference sends (`identity`, `gzip`); Java reads the same key from its
  * environment (`Constants.COMPRESSOR_KEY`).
  */
-export const COMPRESSOR_KEY = "dubbo.rpc.tri.compressor";
+const COMPRESSOR_KEY = "dubbo.rpc.tri.compressor";
 
 /** Attachment keys that travel as Triple's own headers, or not at all. */
 const NOT_HEADERS: ReadonlySet<string> = new Set([

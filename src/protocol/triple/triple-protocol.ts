@@ -29,7 +29,7 @@ export interface TripleProtocolOptions {
   readonly logger?: Logger;
 }
 
-export interface TripleExporter extends Exporter {
+interface TripleExporter extends Exporter {
   readonly url: Url;
 }
 

@@ -3,14 +3,6 @@
 export {
   CONSOLE_PATH,
   type ConsoleHandler,
-  type ConsoleSources,
   createConsoleHandler,
 } from "./console-handler.js";
-export { type MethodMetricsRow, methodMetricsRows } from "./method-metrics.js";
-export {
-  RegistryView,
-  RULE_SUFFIXES,
-  type RuleEntry,
-  type RuleKind,
-  type ServiceEntry,
-} from "./registry-view.js";
+export { RegistryView } from "./registry-view.js";

@@ -16,7 +16,7 @@ export type RuleKind = keyof typeof RULE_SUFFIXES;
 const NOT_SERVICES = new Set(["config", "mapping", "metadata"]);
 
 /** One registered URL, as the console shows it. */
-export interface RegisteredUrl {
+interface RegisteredUrl {
   readonly address: string;
   readonly application: string;
   readonly url: string;

@@ -1,6 +1,9 @@
 import {
+  AttemptTimeouts,
+  attemptTimeoutError,
   BizError,
   Code,
+  canceledError,
   type Invocation,
   type Invoker,
   RpcError,
@@ -13,7 +16,7 @@ import {
 export type FakeStep =
   | { readonly kind: "return"; readonly value: unknown }
   | { readonly kind: "throw"; readonly error: unknown }
-  /** Never settles until the invocation's signal aborts; then rejects with the abort reason. */
+  /** Never answers: the call ends when its signal aborts or its attempt timeout passes. */
   | { readonly kind: "hang" };
 
 export interface FakeInvokerOptions {
@@ -29,7 +32,7 @@ export interface FakeInvokerOptions {
   readonly url?: Url;
   /** What a call does once the script is used up. Default: return the address. */
   readonly otherwise?: FakeStep;
-  /** Delay before each call settles, ms (aborts early when the invocation's signal aborts). */
+  /** Delay before each call settles, ms (ends early on the signal's abort or the attempt timeout). */
   readonly latencyMs?: number;
   readonly available?: boolean;
 }
@@ -41,7 +44,10 @@ export function unavailableError(address: string, what = "connection refused"): 
 
 /**
  * A scripted provider for cluster tests: queue steps (fail N times, throw a business error, hang
- * until aborted), switch availability, and read back how it was called.
+ * until aborted), switch availability, and read back how it was called. It keeps the promises of
+ * the product's invokers and no more (test/contract/invoker-contract.ts runs the same cases on
+ * both): each attempt waits at most its `timeout`, an aborted signal ends the wait at once, and a
+ * destroyed fake refuses calls.
  */
 export class FakeInvoker implements Invoker {
   readonly url: Url;
@@ -57,6 +63,7 @@ export class FakeInvoker implements Invoker {
   #available: boolean;
   #script: FakeStep[] = [];
   #otherwise: FakeStep;
+  #timeouts: AttemptTimeouts;
 
   constructor(options: FakeInvokerOptions = {}) {
     this.url = options.url ?? fakeUrl(options);
@@ -64,6 +71,7 @@ export class FakeInvoker implements Invoker {
     this.latencyMs = options.latencyMs ?? 0;
     this.#available = options.available ?? true;
     this.#otherwise = options.otherwise ?? { kind: "return", value: this.address };
+    this.#timeouts = new AttemptTimeouts(this.url);
   }
 
   get calls(): number {
@@ -128,44 +136,93 @@ export class FakeInvoker implements Invoker {
   }
 
   async invoke(inv: Invocation): Promise<RpcResult> {
+    if (this.destroyed) {
+      throw new RpcError(
+        `${this.url.serviceInterface}.${inv.method}: the fake reference to ${this.address} was destroyed`,
+        Code.Unavailable,
+      );
+    }
+    if (inv.signal.aborted) {
+      throw canceledError(
+        `${inv.method} to fake provider ${this.address} (before sending)`,
+        inv.signal.reason,
+      );
+    }
     this.invocations.push(inv);
     const step = this.#script.shift() ?? this.#otherwise;
+    const timeoutMs = this.#timeouts.of(inv);
+    const started = Date.now();
+    const timedOut = (): RpcError =>
+      attemptTimeoutError({
+        service: this.url.serviceInterface,
+        method: inv.method,
+        address: this.address,
+        elapsedMs: Date.now() - started,
+        timeoutMs,
+      });
+    if (timeoutMs <= 0) throw timedOut();
     this.inFlight++;
+    // An aborted or timed-out wait is released at once, as the product's pending table releases it.
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.inFlight--;
+    };
+    const ended = (): RpcError => {
+      release();
+      return timedOut();
+    };
     try {
-      if (this.latencyMs > 0) await this.#wait(inv.signal, this.latencyMs);
+      if (this.latencyMs > 0) await this.#wait(inv.signal, this.latencyMs, timeoutMs, ended, release);
       switch (step.kind) {
         case "return":
           return resultOf(step.value);
         case "throw":
           throw step.error;
         case "hang":
-          await this.#wait(inv.signal, undefined);
+          await this.#wait(inv.signal, undefined, timeoutMs, ended, release);
           throw new RpcError(`fake provider ${this.address}: hang ended unexpectedly`, Code.Internal);
       }
     } finally {
-      this.inFlight--;
+      release();
     }
   }
 
-  /** Resolves after `ms` (or never, when undefined); rejects once the signal aborts. */
-  #wait(signal: AbortSignal, ms: number | undefined): Promise<void> {
+  /**
+   * Resolves after `ms` (or never, when undefined); rejects once the signal aborts, or with
+   * `timedOut()` when the attempt's `timeoutMs` passes first.
+   */
+  #wait(
+    signal: AbortSignal,
+    ms: number | undefined,
+    timeoutMs: number,
+    timedOut: () => RpcError,
+    onAborted: () => void,
+  ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        clearTimeout(deadline);
+        signal.removeEventListener("abort", onAbort);
+      };
       const onAbort = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
+        finish();
+        onAborted();
         this.aborted++;
         reject(abortReason(signal, this.address));
       };
       const timer =
-        ms === undefined
+        ms === undefined || ms >= timeoutMs
           ? undefined
           : setTimeout(() => {
-              signal.removeEventListener("abort", onAbort);
+              finish();
               resolve();
             }, ms);
-      if (signal.aborted) {
-        onAbort();
-        return;
-      }
+      const deadline = setTimeout(() => {
+        finish();
+        reject(timedOut());
+      }, timeoutMs);
       signal.addEventListener("abort", onAbort, { once: true });
     });
   }

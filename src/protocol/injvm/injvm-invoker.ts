@@ -2,6 +2,8 @@ import {
   AttemptTimeouts,
   attemptTimeoutError,
   Code,
+  cancelableSignal,
+  canceledError,
   type DeadlineTimers,
   deriveInvocation,
   type Invocation,
@@ -23,7 +25,8 @@ const IN_PROCESS = "injvm (in-process)";
  * A reference to a service exported in the same application. The exporter is looked up at each
  * call (one map lookup), so a reference made before the export, or across an unexport and a new
  * export, calls whatever is exported now; the exported invoker already carries its provider filters.
- * Each call waits at most its `timeout`, as a remote one does (Java's injvm waits without limit).
+ * Each call waits at most its `timeout`, as a remote one does (Java's injvm waits without limit),
+ * and stops waiting as soon as the caller's signal aborts.
  */
 export class InjvmInvoker implements Invoker {
   readonly url: Url;
@@ -33,6 +36,7 @@ export class InjvmInvoker implements Invoker {
   readonly #timeouts: AttemptTimeouts;
   readonly #onDestroy: ((invoker: InjvmInvoker) => void) | undefined;
   #destroyed = false;
+  #pending = 0;
 
   constructor(
     url: Url,
@@ -69,21 +73,51 @@ export class InjvmInvoker implements Invoker {
         timeoutMs,
       });
     if (timeoutMs <= 0) return Promise.reject(timedOut());
+    const signal = cancelableSignal(inv.signal);
+    if (signal?.aborted === true) {
+      return Promise.reject(
+        canceledError(`${this.#key}.${inv.method} (injvm, before calling)`, signal.reason),
+      );
+    }
     const call = exporter.invoker.invoke(deriveInvocation(inv, { remoteAddress: INJVM_REMOTE_ADDRESS }));
+    this.#pending++;
     return new Promise<RpcResult>((resolve, reject) => {
-      const entry: TimedEntry = { onDeadline: () => reject(timedOut()) };
+      let waiting = true;
+      const stop = (): boolean => {
+        if (!waiting) return false;
+        waiting = false;
+        this.#pending--;
+        this.#deadlines.delete(entry, timeoutMs);
+        signal?.removeEventListener("abort", onAbort);
+        return true;
+      };
+      const entry: TimedEntry = {
+        onDeadline: () => {
+          if (stop()) reject(timedOut());
+        },
+      };
+      const onAbort = (): void => {
+        if (stop()) {
+          const elapsed = Date.now() - started;
+          reject(canceledError(`${this.#key}.${inv.method} (injvm, after ${elapsed} ms)`, signal?.reason));
+        }
+      };
       this.#deadlines.add(entry, timeoutMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
       call.then(
         (result) => {
-          this.#deadlines.delete(entry, timeoutMs);
-          resolve(result);
+          if (stop()) resolve(result);
         },
         (error: unknown) => {
-          this.#deadlines.delete(entry, timeoutMs);
-          reject(error);
+          if (stop()) reject(error);
         },
       );
     });
+  }
+
+  /** Calls waiting for the exported service's answer, for diagnostics. */
+  get pendingCount(): number {
+    return this.#pending;
   }
 
   isAvailable(): boolean {

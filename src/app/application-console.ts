@@ -1,5 +1,10 @@
 import { Code, type Logger, RpcError, type Url } from "../core/index.js";
-import { type ConsoleHandler, createConsoleHandler, RegistryView } from "../qos/index.js";
+import {
+  type ConsoleHandler,
+  createConsoleHandler,
+  openRegistryView,
+  type RegistryView,
+} from "../qos/index.js";
 
 /** The web console on an application's QoS port, with what it needs from the application. */
 export interface ApplicationConsole {
@@ -30,7 +35,7 @@ export function applicationConsole(
         ),
       );
     }
-    view = RegistryView.open(zookeeper, logger);
+    view = openRegistryView(zookeeper, logger);
     view.catch(() => (view = undefined));
     return view;
   };

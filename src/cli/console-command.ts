@@ -1,7 +1,7 @@
 // `dubbo-ts console --registry zookeeper://host:port`: the web console on a port of its own.
 import { createServer } from "node:http";
 import { consoleLogger, RpcError, Url } from "../core/index.js";
-import { CONSOLE_PATH, createConsoleHandler, RegistryView } from "../qos/index.js";
+import { CONSOLE_PATH, createConsoleHandler, openRegistryView } from "../qos/index.js";
 import { integerFlag, parseFlags, UsageError } from "./flags.js";
 import { untilStopped } from "./until-stopped.js";
 
@@ -42,7 +42,7 @@ export async function runConsoleCommand(argv: readonly string[]): Promise<number
   } catch (error) {
     throw new UsageError(`--registry ${address} is not a URL (${String(error)}); give zookeeper://host:port`);
   }
-  const view = await RegistryView.open(registry, consoleLogger).catch((error: unknown) => {
+  const view = await openRegistryView(registry, consoleLogger).catch((error: unknown) => {
     throw new UsageError(error instanceof RpcError ? error.rawMessage : String(error));
   });
   const handler = createConsoleHandler({

@@ -32,6 +32,8 @@ export const BUILTIN_EXTENSION_NAMES = {
     "timeout",
     "metrics-provider",
     "metricsConsumerFilter",
+    "observationsender",
+    "observationreceiver",
   ],
   serialization: ["hessian2"],
   threadpool: ["fixed", "limited", "cached", "eager", "worker"],

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Code, RpcError } from "../../core/index.js";
 import { methodMetricsRows } from "./method-metrics.js";
-import { type RegistryView, RULE_SUFFIXES, type RuleKind } from "./registry-view.js";
+import type { RegistryView } from "./registry-view.js";
+import { RULE_SUFFIXES, type RuleKind } from "./rule-kinds.js";
 
 /** Where the console's page and API live, on its own port and on the QoS port alike. */
 export const CONSOLE_PATH = "/console";

@@ -5,4 +5,5 @@ export {
   type ConsoleHandler,
   createConsoleHandler,
 } from "./console-handler.js";
-export { RegistryView } from "./registry-view.js";
+export { openRegistryView } from "./open-registry-view.js";
+export type { RegistryView } from "./registry-view.js";

@@ -3,14 +3,7 @@ import { Code, javaUrlDecode, RpcError, Url } from "../../core/index.js";
 import type { RegistryLogger } from "../../registry/index.js";
 import { ENCODED_PROTOCOL_SEPARATOR, rootPath } from "../../registry/zookeeper/zk-paths.js";
 import { ZkSession } from "../../registry/zookeeper/zk-session.js";
-
-/** The rule kinds dubbo-admin writes into the config center, by their key suffix. */
-export const RULE_SUFFIXES = {
-  override: ".configurators",
-  condition: ".condition-router",
-  tag: ".tag-router",
-} as const;
-export type RuleKind = keyof typeof RULE_SUFFIXES;
+import { RULE_SUFFIXES, type RuleKind } from "./rule-kinds.js";
 
 /** The nodes under the root that are not services (Dubbo 3's config center, mapping, metadata). */
 const NOT_SERVICES = new Set(["config", "mapping", "metadata"]);

@@ -133,13 +133,11 @@ describe("a Java Dubbo 3.3.6 provider through generated contracts, and the opera
     assert.deepEqual(saved.tags, ["new", "sale"]);
 
     const searched = (await stub.search!("lamp", new Set(["RED", "BLUE"]))) as Array<Record<string, unknown>>;
-    assert.deepEqual(
-      searched.map((p) => [p.name, p.color]),
-      [
-        ["lamp-RED", "RED"],
-        ["lamp-BLUE", "BLUE"],
-      ],
-    );
+    // Java iterates its HashSet of enums in identity-hash order, which differs from run to run.
+    assert.deepEqual(searched.map((p) => [p.name, p.color]).sort(), [
+      ["lamp-BLUE", "BLUE"],
+      ["lamp-RED", "RED"],
+    ]);
     const byName = (await stub.byName!(["ab", "abc"])) as Map<string, Record<string, unknown>>;
     assert.deepEqual(
       [...byName].map(([k, v]) => [k, v.id]),

@@ -151,7 +151,8 @@ export class ScriptSandbox {
       name: "dubbo-ts script router",
       codeGeneration: { strings: false, wasm: false },
     });
-    vm.runInContext(LOCKDOWN, this.#context, { timeout: timeoutMs });
+    // The lockdown is our code, not the rule's: a busy machine must not make a valid rule fail to compile.
+    vm.runInContext(LOCKDOWN, this.#context, { timeout: Math.max(timeoutMs, FRAMEWORK_STEP_LIMIT_MS) });
   }
 
   run(input: SandboxInput): SandboxOutcome {

@@ -15,6 +15,8 @@ const CONFIG_GROUP = "config";
 /** Compare-and-set attempts, and the most to wait between two (Java's `dubbo.metadata-report.cas-retry-*`). */
 const CAS_ATTEMPTS = 10;
 const CAS_MAX_WAIT_MS = 100;
+/** Reads of a node that keeps being deleted and created between `getData` and `exists`. */
+const READ_ATTEMPTS = 3;
 
 /**
  * The metadata Dubbo 3 keeps in ZooKeeper beside the registry, on the registry's own session (Java's
@@ -64,17 +66,30 @@ export class ZkMetadataReport {
 
   /** The applications `/dubbo/mapping/{iface}` lists (none when the node is missing). */
   async readMapping(serviceInterface: string, watcher?: () => void): Promise<string[]> {
-    const node = await this.#registry.client.getData(this.#path(MAPPING_GROUP, serviceInterface), watcher);
-    if (node === undefined && watcher !== undefined) {
-      await this.#registry.client.exists(this.#path(MAPPING_GROUP, serviceInterface), watcher);
-    }
-    return splitApps(node?.data.toString("utf8") ?? "");
+    return splitApps((await this.#readText(this.#path(MAPPING_GROUP, serviceInterface), watcher)) ?? "");
   }
 
-  /** A config-center entry `/dubbo/config/{group}/{key}` (e.g. a migration rule), if present. */
-  async readConfig(group: string, key: string): Promise<string | undefined> {
-    const node = await this.#registry.client.getData(this.#path(CONFIG_GROUP, `${group}/${key}`));
-    return node?.data.toString("utf8");
+  /**
+   * A config-center entry `/dubbo/config/{group}/{key}` (e.g. a migration rule), if present. With
+   * a watcher, ZooKeeper calls it once on the entry's next change, creation or deletion.
+   */
+  readConfig(group: string, key: string, watcher?: () => void): Promise<string | undefined> {
+    return this.#readText(this.#path(CONFIG_GROUP, `${group}/${key}`), watcher);
+  }
+
+  /**
+   * A node's text; a watcher is also set on a missing node (`exists`), to hear of its creation.
+   * A node created between the two reads is read again, else its text would be missed.
+   */
+  async #readText(path: string, watcher: (() => void) | undefined): Promise<string | undefined> {
+    const client = this.#registry.client;
+    for (let attempt = 1; ; attempt++) {
+      const node = await client.getData(path, watcher);
+      if (node !== undefined) return node.data.toString("utf8");
+      if (watcher === undefined || !(await client.exists(path, watcher)) || attempt >= READ_ATTEMPTS) {
+        return undefined;
+      }
+    }
   }
 
   /** Writes `/dubbo/metadata/{app}/{revision}` once (a revision's content never changes). */

@@ -50,7 +50,10 @@ export interface RegistryReferOptions {
 /** The invoker of a reference discovered through registries. */
 export interface RegistryReference extends Invoker {
   readonly consumerUrl: Url;
-  /** One directory per registry, in the order of `registryUrls`. */
+  /**
+   * The directories subscribed now, in the order of `registryUrls`: one per registry, two for a
+   * ZooKeeper registry in `APPLICATION_FIRST`; a migration changes them while the reference runs.
+   */
   readonly directories: readonly RegistryDirectory[];
   /** Whether any registry has delivered a usable provider now. */
   hasProviders(): boolean;
@@ -116,6 +119,15 @@ export async function referWithRegistry(
     await directory.subscribe();
     return cluster;
   };
+  const closing = new AbortController();
+  /** A cluster a running migration no longer calls. */
+  const releaseCluster = async (cluster: DirectoryClusterInvoker): Promise<void> => {
+    const index = clusters.indexOf(cluster);
+    if (index < 0) return;
+    clusters.splice(index, 1);
+    await release([cluster], [], logger);
+  };
+  const referClusters = { subscribe, release: releaseCluster, closed: closing.signal };
   let preferred = -1;
   try {
     for (const registryUrl of registryUrls) {
@@ -129,26 +141,30 @@ export async function referWithRegistry(
         registered.push({ registry, url: registrationUrl });
       }
       perRegistry.push(
-        await referByMigration(registry, consumerUrl, options.discovery, options.protocol, subscribe),
+        await referByMigration(registry, consumerUrl, options.discovery, options.protocol, referClusters),
       );
     }
   } catch (error) {
+    closing.abort();
     await release(clusters, registered, logger);
     throw error;
   }
 
-  const directories = clusters.map((c) => c.directory);
+  // A migration adds and removes clusters while the reference runs.
+  const directories = (): RegistryDirectory[] => clusters.map((c) => c.directory);
   const joined =
     perRegistry.length === 1 ? (perRegistry[0] as Invoker) : joinRegistries(perRegistry, preferred);
   const invoker = withAddressWait(
     joined,
-    directories,
+    directories(),
     consumerUrl.number("address.wait", DEFAULT_ADDRESS_WAIT_MS),
   );
   let destroyed: Promise<void> | undefined;
   return {
     consumerUrl,
-    directories,
+    get directories() {
+      return directories();
+    },
     get url() {
       return invoker.url;
     },
@@ -157,9 +173,10 @@ export async function referWithRegistry(
     },
     invoke: (inv) => invoker.invoke(inv),
     isAvailable: () => invoker.isAvailable(),
-    hasProviders: () => directories.some((d) => d.all().length > 0),
-    waitForProviders: (timeoutMs) => anyTrue(directories.map((d) => d.waitForProviders(timeoutMs))),
+    hasProviders: () => directories().some((d) => d.all().length > 0),
+    waitForProviders: (timeoutMs) => anyTrue(directories().map((d) => d.waitForProviders(timeoutMs))),
     destroy() {
+      closing.abort();
       destroyed ??= release(clusters, registered, logger);
       return destroyed;
     },

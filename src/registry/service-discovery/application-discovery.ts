@@ -35,6 +35,8 @@ export class ApplicationDiscovery {
   readonly #reports = new Map<ZookeeperRegistry, ZkMetadataReport>();
   readonly #subscribers = new Map<ZookeeperRegistry, ServiceDiscoveryRegistry>();
   #metadataService: MetadataServiceExport | undefined;
+  /** Numbers followed migration rules, naming their pending reads apart. */
+  #followed = 0;
 
   constructor(logger: RegistryLogger = consoleLogger) {
     this.#logger = logger;
@@ -115,19 +117,63 @@ export class ApplicationDiscovery {
   }
 
   /**
-   * The reference's migration step and threshold: the rule at
-   * `/dubbo/config/DUBBO_SERVICEDISCOVERY_MIGRATION/{application}.migration` (read when the
-   * reference is created), else the consumer URL's `migration.step` / `migration.threshold`, else
-   * `APPLICATION_FIRST` with threshold 0.
+   * The reference's migration now: the rule at
+   * `/dubbo/config/DUBBO_SERVICEDISCOVERY_MIGRATION/{application}.migration`, else the consumer
+   * URL's `migration.step` / `migration.threshold` / `migration.force`, else `APPLICATION_FIRST`
+   * with threshold 0. While ZooKeeper is not connected (registry check=false) the reference starts
+   * interface-level, the one level with a cache file to serve from; {@link followMigration} moves it
+   * once ZooKeeper is back.
    */
   async migrationOf(registry: Registry, consumerUrl: Url): Promise<Migration> {
     if (!isZookeeper(registry)) return migrationOf(consumerUrl);
-    // ZooKeeper not connected (registry check=false): only the interface level has a cache file
-    // to serve from, so the reference stays interface-level (docs/java-differences.md).
     if (!registry.isAvailable()) return { ...migrationOf(consumerUrl), step: "FORCE_INTERFACE" };
+    return this.#readMigration(registry, consumerUrl);
+  }
+
+  /**
+   * Follows the reference's migration rule, as Java's `MigrationRuleListener` does: reads it again
+   * with a watch on the node, and on each change of the node (and each new session, and once the
+   * registry is reachable again after a failed read) hands the migration it gives to `migrate`,
+   * until `closed` aborts. A rule that does not parse is logged and changes nothing.
+   */
+  followMigration(
+    registry: Registry,
+    consumerUrl: Url,
+    closed: AbortSignal,
+    migrate: (next: Migration) => Promise<boolean>,
+  ): void {
+    if (!isZookeeper(registry) || closed.aborted) return;
+    const name = `the migration rule of reference ${++this.#followed} (${consumerUrl.serviceKey})`;
+    const apply = async (): Promise<void> => {
+      if (closed.aborted) return;
+      const next = await this.#readMigration(registry, consumerUrl, reread);
+      if (closed.aborted) return;
+      if (!(await migrate(next))) {
+        this.#logger.warn(
+          `${consumerUrl.serviceKey} stays at its migration step: the ${next.step} rule's level has no providers or fails threshold ${next.threshold} (set force: true to switch anyway)`,
+        );
+      }
+    };
+    const reread = (): void => {
+      registry.runOrRetry(name, apply).catch((error: unknown) => {
+        this.#logger.error(
+          `${name} was not applied (the step before it stays): ${String((error as Error).message ?? error)}`,
+        );
+      });
+    };
+    const stopFollowing = registry.onNewSession(reread);
+    closed.addEventListener("abort", stopFollowing, { once: true });
+    reread();
+  }
+
+  async #readMigration(
+    registry: ZookeeperRegistry,
+    consumerUrl: Url,
+    watcher?: () => void,
+  ): Promise<Migration> {
     const app = consumerUrl.string("application", "");
     const report = await this.#reportOf(registry);
-    const rule = await report.readConfig(MIGRATION_RULE_GROUP, `${app}.migration`);
+    const rule = await report.readConfig(MIGRATION_RULE_GROUP, `${app}.migration`, watcher);
     if (rule === undefined || rule.trim() === "") return migrationOf(consumerUrl);
     const providerApps = await report.readMapping(consumerUrl.serviceInterface);
     return migrationOf(consumerUrl, ruleFor(rule, consumerUrl, providerApps));

@@ -5,30 +5,37 @@ import type { Registry } from "../registry.js";
 import type { ApplicationDiscovery } from "./application-discovery.js";
 import { MigrationInvoker } from "./migration-invoker.js";
 
+/** How the reference builds (subscribes) one cluster over a registry face, and lets one go. */
+export interface ReferenceClusters {
+  subscribe(registry: Registry): Promise<DirectoryClusterInvoker>;
+  release(cluster: DirectoryClusterInvoker): Promise<void>;
+  /** Aborts when the reference is destroyed: the migration rule is no longer followed. */
+  readonly closed: AbortSignal;
+}
+
 /**
  * A reference's invoker for one registry as Java 3's migration says: the interface-level cluster
- * (`FORCE_INTERFACE`, and every registry without application-level discovery), the
- * application-level one (`FORCE_APPLICATION`), or both behind a {@link MigrationInvoker}
- * (`APPLICATION_FIRST`, the default); each also carries the config center's override rules.
- * `subscribe` builds and subscribes one cluster.
+ * only for registries without application-level discovery; otherwise a {@link MigrationInvoker}
+ * at the step the migration rule (or the consumer URL) gives, moved to another step whenever the
+ * rule node changes. Each level also carries the config center's override rules.
  */
 export async function referByMigration(
   registry: Registry,
   consumerUrl: Url,
   discovery: ApplicationDiscovery | undefined,
   protocol: ProtocolSource,
-  subscribe: (registry: Registry) => Promise<DirectoryClusterInvoker>,
+  clusters: ReferenceClusters,
 ): Promise<Invoker> {
   const applicationLevel = await discovery?.subscriberOf(registry, protocol);
-  if (discovery === undefined || applicationLevel === undefined) return subscribe(registry);
-  const interfaceRules = discovery.withConfigCenterRules(registry, registry);
-  const applicationRules = discovery.withConfigCenterRules(applicationLevel, registry);
-  const migration = await discovery.migrationOf(registry, consumerUrl);
-  if (migration.step === "FORCE_INTERFACE") return subscribe(interfaceRules);
-  if (migration.step === "FORCE_APPLICATION") return subscribe(applicationRules);
-  return new MigrationInvoker(
-    await subscribe(interfaceRules),
-    await subscribe(applicationRules),
-    migration.threshold,
+  if (discovery === undefined || applicationLevel === undefined) return clusters.subscribe(registry);
+  const faces = {
+    interface: discovery.withConfigCenterRules(registry, registry),
+    application: discovery.withConfigCenterRules(applicationLevel, registry),
+  };
+  const invoker = await MigrationInvoker.start(
+    { subscribe: (level) => clusters.subscribe(faces[level]), release: (c) => clusters.release(c) },
+    await discovery.migrationOf(registry, consumerUrl),
   );
+  discovery.followMigration(registry, consumerUrl, clusters.closed, (next) => invoker.migrate(next));
+  return invoker;
 }

@@ -9,9 +9,10 @@ type MigrationStep = "FORCE_INTERFACE" | "APPLICATION_FIRST" | "FORCE_APPLICATIO
 
 const STEPS: readonly MigrationStep[] = ["FORCE_INTERFACE", "APPLICATION_FIRST", "FORCE_APPLICATION"];
 
-/** Java's consumer URL keys (`migration.step`, `migration.threshold`). */
+/** Java's consumer URL keys (`migration.step`, `migration.threshold`, `migration.force`). */
 const MIGRATION_STEP_KEY = "migration.step";
 const MIGRATION_THRESHOLD_KEY = "migration.threshold";
+const MIGRATION_FORCE_KEY = "migration.force";
 /** Java's default step and threshold (`dubbo.application.migration.threshold`). */
 const DEFAULT_MIGRATION_STEP: MigrationStep = "APPLICATION_FIRST";
 const DEFAULT_MIGRATION_THRESHOLD = 0;
@@ -23,11 +24,17 @@ export interface Migration {
   readonly step: MigrationStep;
   /** The application-level list wins when its size / the interface list's size reaches this. */
   readonly threshold: number;
+  /**
+   * A change of rule to a `FORCE_` step switches even when the new level's list fails the
+   * threshold against the old one's (Java's `force`, default false: the change is refused).
+   */
+  readonly force: boolean;
 }
 
 interface RulePart {
   readonly step?: MigrationStep;
   readonly threshold?: number;
+  readonly force?: boolean;
 }
 
 function stepOf(value: unknown, where: string): MigrationStep | undefined {
@@ -48,11 +55,23 @@ function thresholdOf(value: unknown, where: string): number | undefined {
   return threshold;
 }
 
+function forceOf(value: unknown, where: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  throw new RpcError(`${where}: force "${String(value)}" is not true or false`, Code.InvalidArgument);
+}
+
 function partOf(raw: unknown, where: string): RulePart {
   const record = (raw ?? {}) as Record<string, unknown>;
   const step = stepOf(record.step, where);
   const threshold = thresholdOf(record.threshold, where);
-  return { ...(step === undefined ? {} : { step }), ...(threshold === undefined ? {} : { threshold }) };
+  const force = forceOf(record.force, where);
+  return {
+    ...(step === undefined ? {} : { step }),
+    ...(threshold === undefined ? {} : { threshold }),
+    ...(force === undefined ? {} : { force }),
+  };
 }
 
 /** Java's `URL.getDisplayServiceKey`: `interface:version`, or the interface alone. */
@@ -64,7 +83,7 @@ function displayServiceKey(url: Url): string {
 }
 
 /**
- * What a migration rule (Java's YAML: `key`, `step`, `threshold`, and per-service `interfaces`
+ * What a migration rule (Java's YAML: `key`, `step`, `threshold`, `force`, and per-service `interfaces`
  * and per-provider-application `applications` entries with a `serviceKey`) says for this consumer:
  * its interface's entry first, then its providers' applications', then the rule's own.
  */
@@ -89,7 +108,7 @@ export function ruleFor(text: string, consumerUrl: Url, providerApps: readonly s
   };
 }
 
-/** The step and threshold: the rule's, else the consumer URL's keys, else Java's defaults. */
+/** The step, threshold and force: the rule's, else the consumer URL's keys, else Java's defaults. */
 export function migrationOf(consumerUrl: Url, rule: RulePart = {}): Migration {
   const step =
     rule.step ??
@@ -98,19 +117,17 @@ export function migrationOf(consumerUrl: Url, rule: RulePart = {}): Migration {
   const configured =
     rule.threshold ?? thresholdOf(consumerUrl.get(MIGRATION_THRESHOLD_KEY), MIGRATION_THRESHOLD_KEY);
   const threshold = configured !== undefined && configured >= 0 ? configured : DEFAULT_MIGRATION_THRESHOLD;
-  return { step, threshold };
+  const force = rule.force ?? forceOf(consumerUrl.get(MIGRATION_FORCE_KEY), MIGRATION_FORCE_KEY) ?? false;
+  return { step, threshold, force };
 }
 
 /**
- * Java's `DefaultMigrationAddressComparator.shouldMigrate`: use the application-level list when it
- * has providers and the interface-level one has none, or when their ratio reaches the threshold.
+ * Java's `DefaultMigrationAddressComparator.shouldMigrate`: move from the old level's provider list
+ * to the new level's when the new one has providers and the old one has none, or when their ratio
+ * (new / old) reaches the threshold.
  */
-export function preferApplicationLevel(
-  applicationSize: number,
-  interfaceSize: number,
-  threshold: number,
-): boolean {
-  if (applicationSize === 0) return false;
-  if (interfaceSize === 0) return true;
-  return applicationSize / interfaceSize >= threshold;
+export function shouldMigrate(newSize: number, oldSize: number, threshold: number): boolean {
+  if (newSize === 0) return false;
+  if (oldSize === 0) return true;
+  return newSize / oldSize >= threshold;
 }

@@ -3,7 +3,7 @@
  * every body, so a definition read once is shared by later bodies with the same name and field
  * list: no per-body field array, special-class checks or prototype lookup.
  */
-import type { JavaType } from "../../core/index.js";
+import { type JavaType, java } from "../../core/index.js";
 import { javaPrototype } from "./java-object.js";
 import { BIG_DECIMAL, BIG_INTEGER, isThrowableClass } from "./java-values.js";
 
@@ -14,7 +14,15 @@ export enum Special {
   BigInteger = 2,
   Time = 3,
   Throwable = 4,
+  EnumSet = 5,
 }
+
+/**
+ * What hessian-lite (Dubbo's) writes for a Java `EnumSet`: an object with the element class
+ * (`type`) and the elements (`objects`), which Java's reader turns back into the set.
+ */
+const ENUM_SET_HANDLER = "com.alibaba.com.caucho.hessian.io.EnumSetHandler";
+const ENUM_SET_ELEMENTS = "objects";
 
 export interface ClassDef {
   readonly name: string;
@@ -50,6 +58,7 @@ export function createClassDef(name: string, fields: readonly string[], tail: Ui
   if (name === BIG_DECIMAL) special = Special.BigDecimal;
   else if (name === BIG_INTEGER) special = Special.BigInteger;
   else if (name.startsWith(JAVA8_TIME)) special = Special.Time;
+  else if (name === ENUM_SET_HANDLER) special = Special.EnumSet;
   else if (isThrowableClass(fields)) special = Special.Throwable;
   const share = fields.length <= MAX_SHARED_FIELDS && (shared.size < MAX_SHARED_DEFS || shared.has(name));
   const def: ClassDef = {
@@ -66,17 +75,34 @@ export function createClassDef(name: string, fields: readonly string[], tail: Ui
   return def;
 }
 
-/** The declared type of each field of `def` under class type `t` (undefined when t describes another class). */
+/**
+ * The declared type of each field of `def` under type `t`: a class type's fields, or for an
+ * EnumSet read as a declared Set, its elements as a list of the Set's element type (undefined
+ * when `t` describes something else).
+ */
 export function fieldTypesOf(
   def: ClassDef,
   t: JavaType | undefined,
 ): readonly (JavaType | undefined)[] | undefined {
-  if (t === undefined || t.kind !== "class" || t.name !== def.name || t.fields === undefined)
-    return undefined;
+  if (t === undefined) return undefined;
   if (def.typedFor === t) return def.fieldTypes;
-  const declared = t.fields;
-  const types = def.fields.map((field) => (Object.hasOwn(declared, field) ? declared[field] : undefined));
+  let types: (JavaType | undefined)[];
+  if (def.special === Special.EnumSet && t.kind === "set") {
+    const elements = java.List(t.element ?? java.Object);
+    types = def.fields.map((field) => (field === ENUM_SET_ELEMENTS ? elements : undefined));
+  } else if (t.kind === "class" && t.name === def.name && t.fields !== undefined) {
+    const declared = t.fields;
+    types = def.fields.map((field) => (Object.hasOwn(declared, field) ? declared[field] : undefined));
+  } else {
+    return undefined;
+  }
   def.typedFor = t;
   def.fieldTypes = types;
   return types;
+}
+
+/** The JS Set an EnumSet stands for, from its fields as read (unchanged when they are not as expected). */
+export function enumSetOf(fields: Record<string, unknown>): unknown {
+  const elements = fields[ENUM_SET_ELEMENTS];
+  return Array.isArray(elements) ? new Set(elements) : fields;
 }

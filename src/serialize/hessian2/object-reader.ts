@@ -1,5 +1,12 @@
 import { type JavaType, java } from "../../core/index.js";
-import { type ClassDef, createClassDef, fieldTypesOf, Special, sharedClassDef } from "./class-def.js";
+import {
+  type ClassDef,
+  createClassDef,
+  enumSetOf,
+  fieldTypesOf,
+  Special,
+  sharedClassDef,
+} from "./class-def.js";
 import { dataLoss } from "./errors.js";
 import { GraphReader } from "./graph-reader.js";
 import { setField } from "./java-object.js";
@@ -10,7 +17,7 @@ import type { HessianClass } from "./options.js";
 /**
  * Class definitions and the objects that use them: a plain object on the class's prototype, an
  * instance of a registered TS class, or the JS value a special Java class stands for (BigDecimal,
- * BigInteger, java.time, Throwable).
+ * BigInteger, java.time, Throwable, hessian-lite's EnumSet).
  */
 export abstract class ObjectReader extends GraphReader {
   private readonly classDefs: ClassDef[] = [];
@@ -116,6 +123,8 @@ function convertSpecial(def: ClassDef, obj: Record<string, unknown>): unknown {
       return fromTimeHandle(def.name, obj) ?? obj;
     case Special.Throwable:
       return toBizError(def.name, obj);
+    case Special.EnumSet:
+      return enumSetOf(obj);
     default:
       return obj;
   }

@@ -472,7 +472,9 @@ describe("cluster - other strategies", () => {
         return true;
       },
     );
-    assert.equal(hung[0]!.aborted + hung[1]!.aborted, 2);
+    // The forking deadline and each attempt's own timeout are both 20 ms: whichever fires first,
+    // neither fork may stay pending.
+    assert.equal(hung[0]!.inFlight + hung[1]!.inFlight, 0);
   });
 
   it("broadcast - calls every provider and fails if any failed", async () => {

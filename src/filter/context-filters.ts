@@ -22,6 +22,17 @@ function callAndRecord(
 }
 
 /**
+ * Whether the invocation already carries every key of the context's attachments (a cluster binds
+ * them before selection), so merging them again would change nothing.
+ */
+function carriesAll(inv: Invocation, ctx: RpcContext): boolean {
+  if (!ctx.hasAttachments()) return true;
+  const own = inv.attachments;
+  for (const key in ctx.attachments) if (!(key in own)) return false;
+  return true;
+}
+
+/**
  * Consumer side (Java's ConsumerContextFilter): the attachments of the current RpcContext travel
  * with the call (the invocation's own attachments win on a clash, so framework keys stay intact),
  * and when the call completes the context records what the provider sent back. Outside any context
@@ -32,9 +43,9 @@ export const consumerContextFilter: Filter = (next, invoker) => {
   return (inv) => {
     const ctx = currentRpcContext();
     if (ctx === undefined) return next(inv);
-    const call = ctx.hasAttachments()
-      ? deriveInvocation(inv, { attachments: { ...ctx.attachments, ...inv.attachments } })
-      : inv;
+    const call = carriesAll(inv, ctx)
+      ? inv
+      : deriveInvocation(inv, { attachments: { ...ctx.attachments, ...inv.attachments } });
     return callAndRecord(ctx, next, call, remoteAddress);
   };
 };

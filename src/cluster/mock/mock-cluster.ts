@@ -9,6 +9,7 @@ import {
 } from "../../core/index.js";
 import { type Cluster, type ClusterContext, type Directory, INVOCATION_NEED_MOCK } from "../contracts.js";
 import { MockInvoker } from "./mock-invoker.js";
+import type { MockSetting } from "./mock-value.js";
 
 /**
  * The wrapper around every cluster invoker (Java's MockClusterInvoker): with no `mock` setting it
@@ -37,10 +38,20 @@ export class MockClusterInvoker implements Invoker {
     return this.#invoker.destroy();
   }
 
-  async invoke(inv: Invocation): Promise<RpcResult> {
-    const setting = this.#local.setting(inv.method);
+  invoke(inv: Invocation): Promise<RpcResult> {
+    // Without a mock setting the cluster's own promise is returned as is (no extra promise layer).
+    let setting: MockSetting | undefined;
+    try {
+      setting = this.#local.setting(inv.method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (setting === undefined) return this.#invoker.invoke(inv);
     if (setting.force) return this.#mock(inv, undefined);
+    return this.#invokeOrMock(inv);
+  }
+
+  async #invokeOrMock(inv: Invocation): Promise<RpcResult> {
     try {
       return await this.#invoker.invoke(inv);
     } catch (error) {

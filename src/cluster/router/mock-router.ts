@@ -12,6 +12,19 @@ export const MOCK_ROUTER_PRIORITY = -100;
  * other value of the mark (e.g. "false") leaves the list untouched.
  */
 export function createMockRouter(): Router {
+  // The list without mocks is kept for the last frozen list seen: the directory passes the same
+  // frozen snapshot call after call, so its providers are scanned once per change, not per call.
+  let lastInput: readonly Invoker[] | undefined;
+  let lastReal: readonly Invoker[] = [];
+  const withoutMocks = (invokers: readonly Invoker[]): readonly Invoker[] => {
+    if (invokers === lastInput) return lastReal;
+    const real = invokers.some(isMock) ? invokers.filter((invoker) => !isMock(invoker)) : invokers;
+    if (Object.isFrozen(invokers)) {
+      lastInput = invokers;
+      lastReal = real;
+    }
+    return real;
+  };
   return {
     name: "mock",
     priority: MOCK_ROUTER_PRIORITY,
@@ -20,7 +33,7 @@ export function createMockRouter(): Router {
       if (invokers.length === 0) return invokers;
       const mark = inv.attachments[INVOCATION_NEED_MOCK];
       if (mark === undefined || mark === null) {
-        return invokers.some(isMock) ? invokers.filter((invoker) => !isMock(invoker)) : invokers;
+        return withoutMocks(invokers);
       }
       if (mark === true || (typeof mark === "string" && mark.toLowerCase() === "true")) {
         return invokers.filter(isMock);

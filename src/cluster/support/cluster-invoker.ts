@@ -37,6 +37,8 @@ export abstract class AbstractClusterInvoker implements Invoker {
     { readonly from: Url | undefined; readonly lb: LoadBalance }
   >();
 
+  readonly #stickyByMethod = new Map<string, { readonly from: Url; readonly sticky: boolean }>();
+
   /** What this invoker's balancers see: the application's randomness, clock and statistics. */
   readonly #balancing: LoadBalanceContext;
 
@@ -68,11 +70,16 @@ export abstract class AbstractClusterInvoker implements Invoker {
     return this.#destroyed;
   }
 
-  async invoke(inv: Invocation): Promise<RpcResult> {
-    this.checkDestroyed(inv);
-    const bound = bindContextAttachments(inv, this.context);
-    const invokers = this.directory.list(bound);
-    return this.doInvoke(bound, invokers, this.loadBalance(invokers, bound));
+  invoke(inv: Invocation): Promise<RpcResult> {
+    // Not an async function: the strategy's promise is returned as is, one promise layer fewer.
+    try {
+      this.checkDestroyed(inv);
+      const bound = bindContextAttachments(inv, this.context);
+      const invokers = this.directory.list(bound);
+      return this.doInvoke(bound, invokers, this.loadBalance(invokers, bound));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   protected abstract doInvoke(
@@ -137,11 +144,7 @@ export abstract class AbstractClusterInvoker implements Invoker {
     if (invokers.length === 0) throw this.noProvider(inv, tried);
     const pinpoint = pinpointOf(inv);
     if (pinpoint !== undefined) return this.#pinpointed(pinpoint, inv, invokers);
-    const sticky = invokers[0]!.url.methodBoolean(
-      inv.method,
-      "sticky",
-      this.url.methodBoolean(inv.method, "sticky", DEFAULT_STICKY),
-    );
+    const sticky = this.#stickyFor(inv.method, invokers[0]!.url);
     if (this.#sticky !== undefined && !invokers.includes(this.#sticky)) this.#sticky = undefined;
     if (sticky && this.#sticky !== undefined && !tried.includes(this.#sticky)) {
       if (this.availableCheck && this.#sticky.isAvailable()) return this.#sticky;
@@ -149,6 +152,19 @@ export abstract class AbstractClusterInvoker implements Invoker {
     const chosen = this.#doSelect(lb, inv, invokers, tried);
     if (sticky) this.#sticky = chosen;
     return chosen;
+  }
+
+  /** `sticky` for a method: the provider's setting over the reference's, read once per provider URL. */
+  #stickyFor(method: string, from: Url): boolean {
+    const cached = this.#stickyByMethod.get(method);
+    if (cached !== undefined && cached.from === from) return cached.sticky;
+    const sticky = from.methodBoolean(
+      method,
+      "sticky",
+      this.url.methodBoolean(method, "sticky", DEFAULT_STICKY),
+    );
+    this.#stickyByMethod.set(method, { from, sticky });
+    return sticky;
   }
 
   #doSelect(

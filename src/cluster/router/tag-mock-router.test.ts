@@ -97,4 +97,15 @@ describe("mock router", () => {
     assert.equal(router.route(PROVIDERS, CONSUMER, call()), PROVIDERS);
     assert.equal(router.priority, MOCK_ROUTER_PRIORITY);
   });
+
+  it("mock router - a changed provider list is filtered anew, not answered from the last one", () => {
+    const own = createMockRouter();
+    const before = Object.freeze([plain, mock]);
+    const after = Object.freeze([gray1, mock, gray2]);
+    assert.deepEqual(own.route(before, CONSUMER, call()), [plain]);
+    assert.deepEqual(own.route(before, CONSUMER, call()), [plain]);
+    assert.deepEqual(own.route(after, CONSUMER, call()), [gray1, gray2]);
+    assert.deepEqual(own.route(before, CONSUMER, call()), [plain]);
+    assert.deepEqual(own.route(after, CONSUMER, call({ "invocation.need.mock": "true" })), [mock]);
+  });
 });

@@ -28,6 +28,7 @@ import {
   type Logger,
   type ManagedConnection,
 } from "../../transport/index.js";
+import { builtinThreadModel, type ThreadModel } from "../shared/dispatch/thread-model.js";
 import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { reconnectSettingOf } from "../shared/reconnect-setting.js";
@@ -49,6 +50,8 @@ export interface DubboProtocolOptions {
   readonly observer?: ProtocolObserver;
   /** The application's deadline timers, shared by all its protocols (default: the protocol's own). */
   readonly deadlines?: DeadlineTimers;
+  /** The application's thread pools and dispatchers, by name (default: the built-ins only). */
+  readonly threadModel?: ThreadModel;
 }
 
 /** What `export` returns: the exporter and the URL it really serves on (bound port, generated token). */
@@ -113,6 +116,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   const clientTls = new Map<string, Promise<ConnectionOptions | undefined>>();
   /** The timeouts of every call on every link, on one timer per distinct timeout. */
   const deadlines = options.deadlines ?? new DeadlineTimers({ keepAlive: true });
+  const threadModel = options.threadModel ?? builtinThreadModel();
   let destroyed = false;
 
   function managedConnection(
@@ -199,6 +203,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
           logger,
           shutdownWaitMs: url.number("shutdown.wait", options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS),
           observer: options.observer,
+          threadModel,
           ...(tls === undefined ? {} : { tls }),
           ...(profile === undefined ? {} : { tlsProfile: profile }),
         }),

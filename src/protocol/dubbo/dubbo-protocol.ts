@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { ConnectionOptions } from "node:tls";
 import {
   Code,
@@ -54,7 +53,7 @@ export interface DubboProtocolOptions {
   readonly threadModel?: ThreadModel;
 }
 
-/** What `export` returns: the exporter and the URL it really serves on (bound port, generated token). */
+/** What `export` returns: the exporter and the URL it really serves on (the bound port). */
 export interface DubboExporter extends Exporter {
   readonly url: Url;
 }
@@ -81,13 +80,6 @@ interface SharedPool {
   readonly pool: ConnectionPool<ExchangeClient>;
   /** The URL whose settings make each address's shared link. */
   readonly settings: Map<string, Url>;
-}
-
-/** `token=true` (or `default`) asks for a random token, as Java's ServiceConfig generates. */
-function resolveToken(url: Url): string | undefined {
-  const token = url.get("token");
-  if (token === undefined || token === "" || token === "false") return undefined;
-  return token === "true" || token === "default" ? randomUUID() : token;
 }
 
 function optionalNumber(url: Url, key: string): number | undefined {
@@ -262,13 +254,11 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
           Code.FailedPrecondition,
         );
       }
-      const token = resolveToken(invoker.url);
       // With `bind.port` the URL's own port is the one registered (Java's DUBBO_PORT_TO_REGISTRY);
       // otherwise it is the bound one (port 0 binds a free port).
-      let url = invoker.url.has("bind.port")
+      const url = invoker.url.has("bind.port")
         ? invoker.url.withParams({ "bind.port": String(server.port) })
         : invoker.url.with({ port: server.port });
-      if (token !== undefined && token !== url.get("token")) url = url.withParams({ token });
       const path = url.path || url.serviceInterface;
       const key = providerServiceKey(path, url.get("group"), url.get("version"));
       if (server.table.has(key)) {
@@ -282,7 +272,6 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
         path,
         url,
         invoker,
-        token,
         methods: exportedMethodsOf(invoker),
       };
       server.table.add(service);

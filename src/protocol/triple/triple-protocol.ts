@@ -165,13 +165,11 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
           Code.AlreadyExists,
         );
       }
-      const token = url.get("token");
       const service: ExportedService = {
         key,
         path,
         url,
         invoker,
-        token: token === undefined || token === "" || token === "false" ? undefined : token,
         methods: exportedMethodsOf(invoker),
       };
       server.table.add(service);

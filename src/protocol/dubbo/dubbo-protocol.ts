@@ -23,7 +23,6 @@ import {
   createConnectionHolder,
   createConnectionPool,
   createManagedConnection,
-  formatHostPort,
   type Logger,
   type ManagedConnection,
 } from "../../transport/index.js";
@@ -31,6 +30,7 @@ import { builtinThreadModel, type ThreadModel } from "../shared/dispatch/thread-
 import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { reconnectSettingOf } from "../shared/reconnect-setting.js";
+import { ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { DubboInvoker } from "./dubbo-invoker.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
@@ -96,7 +96,7 @@ function optionalNumber(url: Url, key: string): number | undefined {
  */
 export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboProtocol {
   const logger = options.logger ?? consoleLogger;
-  const servers = new Map<string, Promise<DubboServer>>();
+  const servers = new ServerSet<DubboServer>();
   const references = new Set<DubboInvoker>();
   const exporters = new Set<DubboExporter>();
   /**
@@ -181,14 +181,10 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   }
 
   function serverFor(url: Url): Promise<DubboServer> {
-    const host = url.get("bind.ip") ?? url.host;
-    const port = url.has("bind.port") ? url.number("bind.port", 0) : url.port;
-    const key = formatHostPort(host, port);
-    let server = servers.get(key);
-    if (server === undefined) {
-      const profile = tlsProfile(url);
-      server = loadServerTls(url, `export ${url.serviceKey} on ${url.protocol}://${key}`).then((tls) =>
-        createDubboServer({
+    return servers.serverFor(url, (host, port, address) =>
+      loadServerTls(url, `export ${url.serviceKey} on ${url.protocol}://${address}`).then((tls) => {
+        const profile = tlsProfile(url);
+        return createDubboServer({
           url,
           host,
           port,
@@ -198,27 +194,9 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
           threadModel,
           ...(tls === undefined ? {} : { tls }),
           ...(profile === undefined ? {} : { tlsProfile: profile }),
-        }),
-      );
-      servers.set(key, server);
-      const pending = server;
-      // Port 0 binds a free port: exports that name the bound port find the same server.
-      server.then(
-        (s) => {
-          const bound = formatHostPort(host, s.port);
-          if (!servers.has(bound)) servers.set(bound, pending);
-        },
-        () => servers.delete(key),
-      );
-    }
-    return server;
-  }
-
-  async function closeServer(server: DubboServer): Promise<void> {
-    for (const [key, entry] of servers) {
-      if ((await entry.catch(() => undefined)) === server) servers.delete(key);
-    }
-    await server.close();
+        });
+      }),
+    );
   }
 
   const protocol: DubboProtocol = {
@@ -228,13 +206,11 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       return references.size;
     },
     get serverAddresses() {
-      return [...servers.keys()];
+      return servers.addresses;
     },
     async serverStats() {
-      const unique = new Set(await Promise.all([...servers.values()].map((s) => s.catch(() => undefined))));
       const stats: ServerStats[] = [];
-      for (const server of unique) {
-        if (server === undefined) continue;
+      for (const server of await servers.running()) {
         stats.push({
           address: server.address,
           connections: server.exchange.channels.size,
@@ -285,7 +261,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
           exporters.delete(exporter);
           server.table.remove(service);
           // The last service of a server takes the server (and its port) with it.
-          if (server.table.size === 0) await closeServer(server);
+          if (server.table.size === 0) await servers.close(server);
           await invoker.destroy();
         },
       };
@@ -323,9 +299,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       if (destroyed) return;
       destroyed = true;
       // Servers first: they send READONLY and drain in-flight calls while the services still exist.
-      const running = await Promise.all([...servers.values()].map((s) => s.catch(() => undefined)));
-      servers.clear();
-      await Promise.all(running.map((s) => s?.close()));
+      await servers.closeAll();
       await Promise.all([...exporters].map((e) => e.unexport()));
       await Promise.all([...references].map((r) => r.destroy()));
       await Promise.all([...pools.values()].map((shared) => shared.pool.close()));

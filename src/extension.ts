@@ -1,6 +1,6 @@
 // dubbo-ts/extension: what a third-party extension is written against (filters, protocols, load
-// balancers, routers, clusters, mergers, registries), under the same semantic-versioning promise as
-// the main entry. Package extensions as a Plugin and pass it to `createDubbo({ plugins: [mine] })`
+// balancers, routers, clusters, mergers, registries, thread pools, dispatchers), under the same
+// semantic-versioning promise as the main entry. Package extensions as a Plugin and pass it to `createDubbo({ plugins: [mine] })`
 // (or register one directly: `app.extensions.loadBalance.register("mine", factory)`). The README
 // lists the contracts.
 
@@ -51,6 +51,12 @@ export {
   type UrlParts,
   withAttachments,
 } from "./core/index.js";
+export {
+  createBoundedExecutor,
+  type Dispatcher,
+  type Executor,
+  type ThreadPool,
+} from "./protocol/shared/index.js";
 export {
   ALL_CATEGORIES,
   CONFIGURATORS_CATEGORY,

@@ -3,6 +3,7 @@ import { filterPlugin } from "../filter/index.js";
 import { monitorObserver, monitorPlugin } from "../monitor/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
+import { BUILTIN_DISPATCHERS, BUILTIN_THREAD_POOLS } from "../protocol/shared/index.js";
 import { createTripleProtocol, TRIPLE_PROTOCOL } from "../protocol/triple/index.js";
 import { embeddedRegistryPlugin } from "../registry/dubbo/embedded-registry-plugin.js";
 import { zookeeperRegistryPlugin } from "../registry/index.js";
@@ -27,8 +28,18 @@ const dubboProtocolPlugin: Plugin = {
         logger: context.logger,
         observer: monitorObserver(points.monitor),
         deadlines: context.deadlines,
+        threadModel: context.threadModel,
       }),
     );
+  },
+};
+
+/** Node's thread model: the bounded request executors (`threadpool`) and what goes through them (`dispatcher`). */
+const threadModelPlugin: Plugin = {
+  name: "thread-model",
+  register: (points) => {
+    for (const [name, pool] of BUILTIN_THREAD_POOLS) points.threadPool.register(name, pool);
+    for (const [name, dispatcher] of BUILTIN_DISPATCHERS) points.dispatcher.register(name, dispatcher);
   },
 };
 
@@ -48,6 +59,7 @@ export const BUILTIN_PLUGINS: readonly Plugin[] = Object.freeze([
   injvmPlugin,
   dubboProtocolPlugin,
   tripleProtocolPlugin,
+  threadModelPlugin,
   filterPlugin,
   monitorPlugin,
   clusterPlugin,

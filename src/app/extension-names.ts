@@ -6,7 +6,6 @@ import {
   toRegistryUrls,
 } from "../config/index.js";
 import { Code, RpcError } from "../core/index.js";
-import { DISPATCHERS, THREADPOOLS } from "../protocol/shared/index.js";
 import type { Extensions } from "./extensions.js";
 
 /** Serializations the dubbo protocol encodes bodies with (Java's `serialization` key). */
@@ -27,9 +26,9 @@ function namesOf(extensions: Extensions, point: ExtensionPointName): readonly st
     case "serialization":
       return SERIALIZATIONS;
     case "threadpool":
-      return THREADPOOLS;
+      return extensions.threadPool.names();
     case "dispatcher":
-      return DISPATCHERS;
+      return extensions.dispatcher.names();
   }
 }
 

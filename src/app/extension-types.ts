@@ -9,6 +9,7 @@ import type {
   RpcStatusTable,
 } from "../core/index.js";
 import type { MonitorEvents } from "../monitor/index.js";
+import type { Dispatcher, ThreadModel, ThreadPool } from "../protocol/shared/index.js";
 import type { RegistryExtension } from "../registry/index.js";
 
 /** What a protocol factory receives from its application. */
@@ -17,6 +18,8 @@ export interface ProtocolContext {
   /** The application's one set of deadline timers: every protocol's attempt timeouts run on it. */
   readonly deadlines: DeadlineTimers;
   readonly logger: AppLogger;
+  /** The application's thread pools and dispatchers, which a server looks up once, at its first export. */
+  readonly threadModel: ThreadModel;
 }
 
 /** Creates one protocol instance per application, the first time a service or reference uses it. */
@@ -38,6 +41,10 @@ export interface Extensions {
   readonly merger: ExtensionPoint<Merger>;
   /** Registry types by address protocol (`zookeeper`, `dubbo`). */
   readonly registry: ExtensionPoint<RegistryExtension>;
+  /** Request executors by `threadpool` name (`fixed`, `cached`, …), built once per provider server. */
+  readonly threadPool: ExtensionPoint<ThreadPool>;
+  /** Which requests go through the thread pool, by `dispatcher` name (`all`, `direct`, …). */
+  readonly dispatcher: ExtensionPoint<Dispatcher>;
   /** Consumer-side call statistics shared by leastactive, shortestresponse and the actives filter. */
   readonly rpcStatus: RpcStatusTable;
   /** The application's monitor stream: subscribe to its call events (`monitor.on("callFinished", …)`). */

@@ -3,7 +3,9 @@ import {
   Code,
   consoleLogger,
   DEFAULT_CLUSTER,
+  DEFAULT_DISPATCHER,
   DEFAULT_LOADBALANCE,
+  DEFAULT_THREADPOOL,
   ExtensionPoint,
   type FilterExtension,
   type Logger,
@@ -11,6 +13,7 @@ import {
   RpcStatusTable,
 } from "../core/index.js";
 import { MonitorEvents } from "../monitor/index.js";
+import type { Dispatcher, ThreadPool } from "../protocol/shared/index.js";
 import { createRegistryFactories } from "../registry/index.js";
 import { BUILTIN_PLUGINS } from "./builtin-plugins.js";
 import type { Extensions, Plugin, ProtocolFactory } from "./extension-types.js";
@@ -35,6 +38,8 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
     router: new ExtensionPoint<RouterFactory>("router"),
     merger: new ExtensionPoint<Merger>("merger"),
     registry: createRegistryFactories(),
+    threadPool: new ExtensionPoint<ThreadPool>("threadpool", DEFAULT_THREADPOOL),
+    dispatcher: new ExtensionPoint<Dispatcher>("dispatcher", DEFAULT_DISPATCHER),
     rpcStatus: new RpcStatusTable(),
     monitor: new MonitorEvents(logger),
     logger,

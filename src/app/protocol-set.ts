@@ -35,6 +35,7 @@ export class ProtocolSet {
       rpcStatus: this.#extensions.rpcStatus,
       logger: this.#logger,
       deadlines: this.#deadlines,
+      threadModel: { threadPool: this.#extensions.threadPool, dispatcher: this.#extensions.dispatcher },
     });
     const wrapped = wrapProtocolWithFilters(raw, this.#extensions.filter);
     this.#raw.set(name, raw);

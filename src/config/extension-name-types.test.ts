@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createExtensions } from "../app/extensions.js";
-import { DISPATCHERS, THREADPOOLS } from "../protocol/shared/index.js";
 import { BUILTIN_EXTENSION_NAMES } from "./extension-name-types.js";
 
 const sorted = (names: readonly string[]) => [...names].sort();
@@ -14,7 +13,7 @@ describe("BUILTIN_EXTENSION_NAMES", () => {
     assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.cluster), sorted(extensions.cluster.names()));
     assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.loadbalance), sorted(extensions.loadBalance.names()));
     assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.filter), sorted(extensions.filter.names()));
-    assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.threadpool), sorted(THREADPOOLS));
-    assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.dispatcher), sorted(DISPATCHERS));
+    assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.threadpool), sorted(extensions.threadPool.names()));
+    assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.dispatcher), sorted(extensions.dispatcher.names()));
   });
 });

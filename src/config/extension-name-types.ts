@@ -25,6 +25,7 @@ export const BUILTIN_EXTENSION_NAMES = {
     "context",
     "exception",
     "consumercontext",
+    "token",
     "executes",
     "actives",
     "tps",

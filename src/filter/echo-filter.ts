@@ -1,7 +1,4 @@
-import { type Filter, resultOf } from "../core/index.js";
-
-/** The method name of Dubbo's echo probe (`EchoService.$echo`). */
-export const ECHO_METHOD = "$echo";
+import { ECHO_METHOD, type Filter, resultOf } from "../core/index.js";
 
 /** Provider side (Java's EchoFilter): `$echo(x)` returns `x` without calling the service. */
 export const echoFilter: Filter = (next) => (inv) =>

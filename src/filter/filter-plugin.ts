@@ -2,6 +2,7 @@ import type { ExtensionPlugin, ExtensionPoint, FilterExtension, Logger } from ".
 import { registerBaseFilters } from "./base-filters.js";
 import { activesFilterExtension, executesFilterExtension, tpsFilterExtension } from "./limits/index.js";
 import { createAccessLogFilter, createTimeoutFilter } from "./observe/index.js";
+import { tokenFilterExtension } from "./token-filter.js";
 
 export interface FilterPluginPoints {
   readonly filter: ExtensionPoint<FilterExtension>;
@@ -9,11 +10,15 @@ export interface FilterPluginPoints {
   readonly logger: Logger;
 }
 
-/** The built-in filters: the base ones, the limits (`executes`, `actives`, `tps`) and the observers. */
+/**
+ * The built-in filters: the base ones, `token`, the limits (`executes`, `actives`, `tps`) and the
+ * observers.
+ */
 export const filterPlugin: ExtensionPlugin<FilterPluginPoints> = {
   name: "filter",
   register(points) {
     registerBaseFilters(points.filter)
+      .register("token", tokenFilterExtension)
       .register("executes", executesFilterExtension)
       .register("actives", activesFilterExtension)
       .register("tps", tpsFilterExtension)

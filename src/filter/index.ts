@@ -2,7 +2,7 @@
 // and the protocol wrapper that puts provider chains on export and consumer chains on refer.
 export { BASE_FILTERS, createFilterExtensionPoint, registerBaseFilters } from "./base-filters.js";
 export { consumerContextFilter, providerContextFilter } from "./context-filters.js";
-export { ECHO_METHOD, echoFilter } from "./echo-filter.js";
+export { echoFilter } from "./echo-filter.js";
 export { exceptionFilter, toProviderError } from "./exception-filter.js";
 export { buildFilterChain } from "./filter-chain.js";
 export { filterPlugin } from "./filter-plugin.js";

@@ -78,14 +78,13 @@ function referenceUrl(port: number, params = ""): Url {
 }
 
 describe("dubbo protocol", () => {
-  it("dubbo - a stub calls a provider over TCP, with typed POJOs, $echo and response attachments", async () => {
+  it("dubbo - a stub calls a provider over TCP, with typed POJOs and response attachments", async () => {
     const { port } = await serve();
     const consumer = newProtocol();
     const invoker = await consumer.refer(referenceUrl(port));
     const stub = createStub(DemoService, invoker);
     assert.equal(await stub.sayHello("world"), "Hello world");
     assert.deepEqual({ ...(await stub.greet({ name: "Ann", age: 41 })) }, { name: "Dear Ann", age: 42 });
-    assert.equal(await stub.$echo("ping"), "ping");
     const result = await invoker.invoke({
       service: IFACE,
       group: undefined,
@@ -221,18 +220,6 @@ describe("dubbo protocol", () => {
       "sayHello(Ljava/lang/String;I)",
       "sayHello(Ljava/util/List;)",
     ]);
-  });
-
-  it("dubbo - token: a call without the export's token is refused, with it accepted", async () => {
-    const { port } = await serve("&token=s3cret");
-    const consumer = newProtocol();
-    const without = createStub(DemoService, await consumer.refer(referenceUrl(port)));
-    await assert.rejects(
-      without.sayHello("a"),
-      (e: unknown) => e instanceof RpcError && /invalid token/.test(e.message),
-    );
-    const withToken = createStub(DemoService, await consumer.refer(referenceUrl(port, "&token=s3cret")));
-    assert.equal(await withToken.sayHello("a"), "Hello a");
   });
 
   it("dubbo - one server per host:port serves every service exported there", async () => {

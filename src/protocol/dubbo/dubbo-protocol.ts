@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { ConnectionOptions } from "node:tls";
 import {
   Code,
@@ -24,13 +23,14 @@ import {
   createConnectionHolder,
   createConnectionPool,
   createManagedConnection,
-  formatHostPort,
   type Logger,
   type ManagedConnection,
 } from "../../transport/index.js";
+import { builtinThreadModel, type ThreadModel } from "../shared/dispatch/thread-model.js";
 import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { reconnectSettingOf } from "../shared/reconnect-setting.js";
+import { ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { DubboInvoker } from "./dubbo-invoker.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
@@ -49,9 +49,11 @@ export interface DubboProtocolOptions {
   readonly observer?: ProtocolObserver;
   /** The application's deadline timers, shared by all its protocols (default: the protocol's own). */
   readonly deadlines?: DeadlineTimers;
+  /** The application's thread pools and dispatchers, by name (default: the built-ins only). */
+  readonly threadModel?: ThreadModel;
 }
 
-/** What `export` returns: the exporter and the URL it really serves on (bound port, generated token). */
+/** What `export` returns: the exporter and the URL it really serves on (the bound port). */
 export interface DubboExporter extends Exporter {
   readonly url: Url;
 }
@@ -80,13 +82,6 @@ interface SharedPool {
   readonly settings: Map<string, Url>;
 }
 
-/** `token=true` (or `default`) asks for a random token, as Java's ServiceConfig generates. */
-function resolveToken(url: Url): string | undefined {
-  const token = url.get("token");
-  if (token === undefined || token === "" || token === "false") return undefined;
-  return token === "true" || token === "default" ? randomUUID() : token;
-}
-
 function optionalNumber(url: Url, key: string): number | undefined {
   return url.has(key) ? url.number(key, 0) : undefined;
 }
@@ -101,7 +96,7 @@ function optionalNumber(url: Url, key: string): number | undefined {
  */
 export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboProtocol {
   const logger = options.logger ?? consoleLogger;
-  const servers = new Map<string, Promise<DubboServer>>();
+  const servers = new ServerSet<DubboServer>();
   const references = new Set<DubboInvoker>();
   const exporters = new Set<DubboExporter>();
   /**
@@ -113,6 +108,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   const clientTls = new Map<string, Promise<ConnectionOptions | undefined>>();
   /** The timeouts of every call on every link, on one timer per distinct timeout. */
   const deadlines = options.deadlines ?? new DeadlineTimers({ keepAlive: true });
+  const threadModel = options.threadModel ?? builtinThreadModel();
   let destroyed = false;
 
   function managedConnection(
@@ -185,43 +181,22 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   }
 
   function serverFor(url: Url): Promise<DubboServer> {
-    const host = url.get("bind.ip") ?? url.host;
-    const port = url.has("bind.port") ? url.number("bind.port", 0) : url.port;
-    const key = formatHostPort(host, port);
-    let server = servers.get(key);
-    if (server === undefined) {
-      const profile = tlsProfile(url);
-      server = loadServerTls(url, `export ${url.serviceKey} on ${url.protocol}://${key}`).then((tls) =>
-        createDubboServer({
+    return servers.serverFor(url, (host, port, address) =>
+      loadServerTls(url, `export ${url.serviceKey} on ${url.protocol}://${address}`).then((tls) => {
+        const profile = tlsProfile(url);
+        return createDubboServer({
           url,
           host,
           port,
           logger,
           shutdownWaitMs: url.number("shutdown.wait", options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS),
           observer: options.observer,
+          threadModel,
           ...(tls === undefined ? {} : { tls }),
           ...(profile === undefined ? {} : { tlsProfile: profile }),
-        }),
-      );
-      servers.set(key, server);
-      const pending = server;
-      // Port 0 binds a free port: exports that name the bound port find the same server.
-      server.then(
-        (s) => {
-          const bound = formatHostPort(host, s.port);
-          if (!servers.has(bound)) servers.set(bound, pending);
-        },
-        () => servers.delete(key),
-      );
-    }
-    return server;
-  }
-
-  async function closeServer(server: DubboServer): Promise<void> {
-    for (const [key, entry] of servers) {
-      if ((await entry.catch(() => undefined)) === server) servers.delete(key);
-    }
-    await server.close();
+        });
+      }),
+    );
   }
 
   const protocol: DubboProtocol = {
@@ -231,13 +206,11 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       return references.size;
     },
     get serverAddresses() {
-      return [...servers.keys()];
+      return servers.addresses;
     },
     async serverStats() {
-      const unique = new Set(await Promise.all([...servers.values()].map((s) => s.catch(() => undefined))));
       const stats: ServerStats[] = [];
-      for (const server of unique) {
-        if (server === undefined) continue;
+      for (const server of await servers.running()) {
         stats.push({
           address: server.address,
           connections: server.exchange.channels.size,
@@ -257,13 +230,11 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
           Code.FailedPrecondition,
         );
       }
-      const token = resolveToken(invoker.url);
       // With `bind.port` the URL's own port is the one registered (Java's DUBBO_PORT_TO_REGISTRY);
       // otherwise it is the bound one (port 0 binds a free port).
-      let url = invoker.url.has("bind.port")
+      const url = invoker.url.has("bind.port")
         ? invoker.url.withParams({ "bind.port": String(server.port) })
         : invoker.url.with({ port: server.port });
-      if (token !== undefined && token !== url.get("token")) url = url.withParams({ token });
       const path = url.path || url.serviceInterface;
       const key = providerServiceKey(path, url.get("group"), url.get("version"));
       if (server.table.has(key)) {
@@ -277,7 +248,6 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
         path,
         url,
         invoker,
-        token,
         methods: exportedMethodsOf(invoker),
       };
       server.table.add(service);
@@ -291,7 +261,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
           exporters.delete(exporter);
           server.table.remove(service);
           // The last service of a server takes the server (and its port) with it.
-          if (server.table.size === 0) await closeServer(server);
+          if (server.table.size === 0) await servers.close(server);
           await invoker.destroy();
         },
       };
@@ -329,9 +299,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       if (destroyed) return;
       destroyed = true;
       // Servers first: they send READONLY and drain in-flight calls while the services still exist.
-      const running = await Promise.all([...servers.values()].map((s) => s.catch(() => undefined)));
-      servers.clear();
-      await Promise.all(running.map((s) => s?.close()));
+      await servers.closeAll();
       await Promise.all([...exporters].map((e) => e.unexport()));
       await Promise.all([...references].map((r) => r.destroy()));
       await Promise.all([...pools.values()].map((shared) => shared.pool.close()));

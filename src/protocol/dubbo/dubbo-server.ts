@@ -1,7 +1,7 @@
 import type { TlsOptions } from "node:tls";
 import { DEFAULT_ACCEPTS, DEFAULT_HEARTBEAT_MS, DEFAULT_PAYLOAD_BYTES, type Url } from "../../core/index.js";
 import { formatHostPort, type Logger } from "../../transport/index.js";
-import { resolveExecutor } from "../shared/dispatch/resolve-executor.js";
+import { resolveExecutor, type ThreadModel } from "../shared/dispatch/thread-model.js";
 import { ExporterTable } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { createExchangeServer, type ExchangeServer, type RequestHandler } from "./exchange/index.js";
@@ -31,13 +31,15 @@ export interface DubboServerOptions {
   readonly tls?: TlsOptions;
   readonly tlsProfile?: string;
   readonly observer?: ProtocolObserver | undefined;
+  /** Where the URL's `threadpool` and `dispatcher` names are looked up. */
+  readonly threadModel: ThreadModel;
 }
 
 export async function createDubboServer(options: DubboServerOptions): Promise<DubboServer> {
   const { url, host, port, logger } = options;
   const table = new ExporterTable();
   // Resolved before listening, so a bad `threadpool`/`threads` fails the export, not a call.
-  const executor = resolveExecutor(url);
+  const executor = resolveExecutor(url, options.threadModel);
   const heartbeatTimeoutMs = url.has("heartbeat.timeout") ? url.number("heartbeat.timeout", 0) : undefined;
   let handler: RequestHandler | undefined;
   const exchange = await createExchangeServer({

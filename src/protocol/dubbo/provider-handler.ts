@@ -1,6 +1,7 @@
 import {
   BizError,
   Code,
+  isFrameworkMethod,
   type JavaType,
   parseParameterDescriptor,
   RpcError,
@@ -21,9 +22,6 @@ import { RequestCache } from "./codec/request-cache.js";
 import { encodeExceptionResponse, encodeValueResponseFrame } from "./codec/response-body.js";
 import type { ErrorReply, OkReply, RequestHandler, ServerRequest } from "./exchange/index.js";
 import { Status } from "./exchange/index.js";
-
-export const ECHO_METHOD = "$echo";
-const GENERIC_METHODS: ReadonlySet<string> = new Set(["$invoke", "$invokeAsync"]);
 
 /** Descriptors seen on the wire, parsed once (bounded: a hostile peer cannot grow it forever). */
 const DESCRIPTOR_CACHE_LIMIT = 1024;
@@ -51,10 +49,6 @@ class SignatureMismatch extends Error {
   ) {
     super(message);
   }
-}
-
-function isGenericOrEcho(method: string): boolean {
-  return method === ECHO_METHOD || GENERIC_METHODS.has(method);
 }
 
 /** `Ljava/lang/String;I` as `java.lang.String, int` (bounded: the descriptor comes from the wire). */
@@ -85,7 +79,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     const method = findOverload(exported, head.method, head.descriptor);
     if (method !== undefined) return { types: method.parameterTypes, returnType: method.returnType };
     const contract = exported.find((s) => s.methods.size > 0);
-    if (contract !== undefined && !isGenericOrEcho(head.method)) throw noSuchSignature(contract, head);
+    if (contract !== undefined && !isFrameworkMethod(head.method)) throw noSuchSignature(contract, head);
     let types = descriptors.get(head.descriptor);
     if (types === undefined) {
       types = parseParameterDescriptor(head.descriptor);
@@ -217,21 +211,10 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
       return badRequest(request, head, error);
     }
     const attach = supportsResponseAttachments(head.dubboVersion);
-    if (head.method === ECHO_METHOD && args.length === 1) {
-      // The echoed value goes back as the Java type it came as (a Long stays a Long).
-      return { body: encodeValueResponseFrame(slot, args[0], slotTypeOf(args, 0), attach, {}), framed: true };
-    }
     const group = attachments.group;
     const key = providerServiceKey(head.path, group, head.version);
     const service = table.find(key);
     if (service === undefined) throw notFound(key, head.method);
-    if (service.token !== undefined && attachments.token !== service.token) {
-      throw new RpcError(
-        `invalid token: ${service.key}.${head.method} at ${address} refuses ${request.channel.remoteAddress} ` +
-          "(the caller must send the provider's `token`, which it learns from the registry)",
-        Code.PermissionDenied,
-      );
-    }
     // Java puts these into the attachments before the map it read; the map's own values win.
     if (attachments.path === undefined) attachments.path = head.path;
     if (attachments.version === undefined) attachments.version = head.version;

@@ -79,7 +79,16 @@ export class InjvmInvoker implements Invoker {
         canceledError(`${this.#key}.${inv.method} (injvm, before calling)`, signal.reason),
       );
     }
-    const call = exporter.invoker.invoke(deriveInvocation(inv, { remoteAddress: INJVM_REMOTE_ADDRESS }));
+    // The caller is the provider's own application: it passes the export's token, as Java's InjvmInvoker does.
+    const token = exporter.invoker.url.get("token");
+    const call = exporter.invoker.invoke(
+      deriveInvocation(
+        inv,
+        token === undefined
+          ? { remoteAddress: INJVM_REMOTE_ADDRESS }
+          : { remoteAddress: INJVM_REMOTE_ADDRESS, attachments: { ...inv.attachments, token } },
+      ),
+    );
     this.#pending++;
     return new Promise<RpcResult>((resolve, reject) => {
       let waiting = true;

@@ -24,8 +24,6 @@ export interface ExportedService {
   readonly path: string;
   readonly url: Url;
   readonly invoker: Invoker;
-  /** The `token` a caller must send, when the export asks for one. */
-  readonly token: string | undefined;
   /** The contract's methods by Java name, each with its overloads; empty when the invoker carries no contract. */
   readonly methods: ReadonlyMap<string, readonly ExportedMethod[]>;
 }

@@ -2,7 +2,15 @@
 // exporter table a server finds services in, the provider-side invocation, the TLS and reconnect
 // settings read from URLs, and the observer a protocol reports its links and refusals to.
 export { createBoundedExecutor, directExecutor, type Executor } from "./dispatch/executor.js";
-export { DISPATCHERS, resolveExecutor, THREADPOOLS } from "./dispatch/resolve-executor.js";
+export {
+  BUILTIN_DISPATCHERS,
+  BUILTIN_THREAD_POOLS,
+  builtinThreadModel,
+  type Dispatcher,
+  resolveExecutor,
+  type ThreadModel,
+  type ThreadPool,
+} from "./dispatch/thread-model.js";
 export { createWorkerInvoker, type WorkerServiceOptions } from "./dispatch/worker-invoker.js";
 export { providerServiceKey } from "./exporter-table.js";
 export type { ProtocolObserver } from "./protocol-observer.js";

@@ -7,6 +7,7 @@ import {
 import {
   BizError,
   Code,
+  isFrameworkMethod,
   type JavaType,
   javaTypeOfClassName,
   type Logger,
@@ -46,9 +47,6 @@ import {
   TRI_SERVICE_VERSION,
 } from "./triple-headers.js";
 import { decodeRequestWrapper, encodeResponseWrapper, WRAPPER_HESSIAN2 } from "./wrapper-codec.js";
-
-const ECHO_METHOD = "$echo";
-const GENERIC_METHODS: ReadonlySet<string> = new Set(["$invoke", "$invokeAsync"]);
 
 /** What every stream of one server shares. */
 export interface ProviderStreamContext {
@@ -221,17 +219,6 @@ async function call(
     }
   });
   const responseEncoding = acceptsGzip(request) ? request.encoding : "identity";
-  if (request.method === ECHO_METHOD && args.length === 1) {
-    await answer(
-      context,
-      stream,
-      responseEncoding,
-      { value: args[0], attachments: {} },
-      slotTypeOf(args, 0),
-      false,
-    );
-    return;
-  }
   const group = headerText(request.headers, TRI_SERVICE_GROUP);
   const version = headerText(request.headers, TRI_SERVICE_VERSION);
   const key = providerServiceKey(request.path, group, version);
@@ -245,13 +232,6 @@ async function call(
     );
   }
   const attachments = headersToAttachments(request.headers);
-  if (service.token !== undefined && attachments.token !== service.token) {
-    throw new RpcError(
-      `invalid token: ${service.key}.${request.method} at ${address} refuses the call ` +
-        "(the caller must send the provider's `token`, which it learns from the registry)",
-      Code.PermissionDenied,
-    );
-  }
   const application = headerText(request.headers, TRI_CONSUMER_APPNAME);
   if (application !== undefined && attachments["remote.application"] === undefined)
     attachments["remote.application"] = application;
@@ -355,7 +335,7 @@ function typesOf(
   const method = findOverload(exported, request.method, parameterDescriptor(named));
   if (method !== undefined) return { parameterTypes: method.parameterTypes, returnType: method.returnType };
   const contract = exported.find((s) => s.methods.size > 0);
-  if (contract !== undefined && request.method !== ECHO_METHOD && !GENERIC_METHODS.has(request.method)) {
+  if (contract !== undefined && !isFrameworkMethod(request.method)) {
     const overloads = contract.methods.get(request.method);
     const has =
       overloads === undefined

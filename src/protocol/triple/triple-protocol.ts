@@ -17,6 +17,7 @@ import {
   type Url,
 } from "../../core/index.js";
 import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../shared/exporter-table.js";
+import { ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { ClientConnection } from "./client-connection.js";
 import { TripleInvoker } from "./triple-invoker.js";
@@ -38,10 +39,6 @@ interface SharedConnection {
   refs: number;
 }
 
-function hostPort(host: string, port: number): string {
-  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
-}
-
 /**
  * The tri protocol (Java's TripleProtocol), wrapper mode: `export` serves invokers on an HTTP/2
  * server per `host:port` (h2c, or TLS with the protocol's `ssl` settings), found by service key;
@@ -51,7 +48,7 @@ function hostPort(host: string, port: number): string {
  */
 export function createTripleProtocol(options: TripleProtocolOptions = {}): Protocol {
   const logger = options.logger ?? consoleLogger;
-  const servers = new Map<string, Promise<TripleServer>>();
+  const servers = new ServerSet<TripleServer>();
   const connections = new Map<string, SharedConnection>();
   const exporters = new Set<TripleExporter>();
   const references = new Set<TripleInvoker>();
@@ -68,13 +65,8 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
   }
 
   function serverFor(url: Url): Promise<TripleServer> {
-    const host = url.get("bind.ip") ?? url.host;
-    const port = url.has("bind.port") ? url.number("bind.port", 0) : url.port;
-    const key = hostPort(host, port);
-    let server = servers.get(key);
-    if (server === undefined) {
-      const profile = tlsProfile(url);
-      server = loadServerTls(url, `export ${url.serviceKey} on tri://${key}`).then((tls) =>
+    return servers.serverFor(url, (host, port, address) =>
+      loadServerTls(url, `export ${url.serviceKey} on tri://${address}`).then((tls) =>
         createTripleServer({
           host,
           port,
@@ -82,28 +74,10 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
           payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
           shutdownWaitMs: url.number("shutdown.wait", DEFAULT_SHUTDOWN_WAIT_MS),
           tls,
-          tlsProfile: profile,
+          tlsProfile: tlsProfile(url),
         }),
-      );
-      servers.set(key, server);
-      const pending = server;
-      // Port 0 binds a free port: exports that name the bound port find the same server.
-      server.then(
-        (s) => {
-          const bound = hostPort(host, s.port);
-          if (!servers.has(bound)) servers.set(bound, pending);
-        },
-        () => servers.delete(key),
-      );
-    }
-    return server;
-  }
-
-  async function closeServer(server: TripleServer): Promise<void> {
-    for (const [key, entry] of servers) {
-      if ((await entry.catch(() => undefined)) === server) servers.delete(key);
-    }
-    await server.close();
+      ),
+    );
   }
 
   async function connectionFor(url: Url): Promise<SharedConnection> {
@@ -165,13 +139,11 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
           Code.AlreadyExists,
         );
       }
-      const token = url.get("token");
       const service: ExportedService = {
         key,
         path,
         url,
         invoker,
-        token: token === undefined || token === "" || token === "false" ? undefined : token,
         methods: exportedMethodsOf(invoker),
       };
       server.table.add(service);
@@ -185,7 +157,7 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
           exporters.delete(exporter);
           server.table.remove(service);
           // The last service of a server takes the server (and its port) with it.
-          if (server.table.size === 0) await closeServer(server);
+          if (server.table.size === 0) await servers.close(server);
           await invoker.destroy();
         },
       };
@@ -217,9 +189,7 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
     async destroy() {
       if (destroyed) return;
       destroyed = true;
-      const running = await Promise.all([...servers.values()].map((s) => s.catch(() => undefined)));
-      servers.clear();
-      await Promise.all(running.map((s) => s?.close()));
+      await servers.closeAll();
       await Promise.all([...exporters].map((e) => e.unexport()));
       await Promise.all([...references].map((r) => r.destroy()));
     },

@@ -3,7 +3,7 @@ import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { BizError, Code, createInvocation, defineService, java, RpcError, Url } from "../../../core/index.js";
 import { createBoundedExecutor } from "./executor.js";
-import { resolveExecutor } from "./resolve-executor.js";
+import { builtinThreadModel, resolveExecutor } from "./thread-model.js";
 import { createWorkerInvoker } from "./worker-invoker.js";
 
 const CPU_MODULE = fileURLToPath(new URL("../../../../test/fault/fixtures/cpu-service.ts", import.meta.url));
@@ -50,17 +50,25 @@ describe("dispatch", () => {
     assert.equal(executor.active, 0);
   });
 
-  it("resolveExecutor - Java's defaults and names; unknown names fail listing the known ones", () => {
-    assert.match(resolveExecutor(URL_).description, /threadpool=fixed threads=200 queues=0/);
-    assert.match(resolveExecutor(URL_.withParams({ threadpool: "cached" })).description, /threads=unbounded/);
-    assert.equal(resolveExecutor(URL_.withParams({ dispatcher: "direct" })).description, "dispatcher=direct");
+  it("resolveExecutor - Java's defaults and names; unknown names fail listing the registered ones", () => {
+    const model = builtinThreadModel();
+    const resolve = (url: Url) => resolveExecutor(url, model);
+    assert.match(resolve(URL_).description, /threadpool=fixed threads=200 queues=0/);
+    assert.match(resolve(URL_.withParams({ threadpool: "cached" })).description, /threads=unbounded/);
+    assert.equal(resolve(URL_.withParams({ dispatcher: "direct" })).description, "dispatcher=direct");
     assert.throws(
-      () => resolveExecutor(URL_.withParams({ threadpool: "huge" })),
+      () => resolve(URL_.withParams({ threadpool: "huge" })),
       (e: unknown) =>
-        e instanceof RpcError && e.code === Code.InvalidArgument && /fixed, limited, cached/.test(e.message),
+        e instanceof RpcError &&
+        e.code === Code.InvalidArgument &&
+        /registered: fixed, limited, cached/.test(e.message),
     );
-    assert.throws(() => resolveExecutor(URL_.withParams({ dispatcher: "nope" })), /all, direct, message/);
-    assert.throws(() => resolveExecutor(URL_.withParams({ threads: "0" })), /at least 1/);
+    assert.throws(() => resolve(URL_.withParams({ dispatcher: "nope" })), /all, direct, message/);
+    assert.throws(() => resolve(URL_.withParams({ threads: "0" })), /at least 1/);
+    model.threadPool.register("mine", () =>
+      createBoundedExecutor({ threads: 1, queues: 0, description: "mine" }),
+    );
+    assert.equal(resolve(URL_.withParams({ threadpool: "mine" })).description, "mine");
   });
 
   describe("worker pool", () => {

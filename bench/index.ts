@@ -8,6 +8,7 @@ import { runMetricsBench } from "./metrics.js";
 import { runProviderBench } from "./provider.js";
 import { runScaleBench } from "./scale/index.js";
 import { runTracingBench } from "./tracing.js";
+import { runTripleBench } from "./triple.js";
 
 const args = process.argv.slice(2);
 const firstFlag = args.findIndex((a) => a.startsWith("--"));
@@ -18,6 +19,7 @@ const wanted = (name: string) => only.length === 0 || only.includes(name);
 if (wanted("hessian")) await runHessianBench();
 if (wanted("e2e")) await runE2eBench(benchOptionsFromArgv(flags, "e2e"));
 if (wanted("provider")) await runProviderBench(benchOptionsFromArgv(flags, "provider"));
+if (wanted("triple")) await runTripleBench(benchOptionsFromArgv(flags, "triple"));
 if (wanted("metrics")) await runMetricsBench();
 if (wanted("tracing")) await runTracingBench();
 // Not in the default run: it needs ZooKeeper and minutes.

@@ -64,6 +64,21 @@ export type {
   ThreadPoolSaturated,
 } from "./monitor/index.js";
 export { createWorkerInvoker, type WorkerServiceOptions } from "./protocol/shared/index.js";
+// Triple's IDL mode: services from .proto files (protoc-gen-es descriptors), all four call kinds.
+export {
+  createProtoClient,
+  createProtoServer,
+  defineProtoService,
+  type ProtoCallContext,
+  type ProtoCallOptions,
+  type ProtoClient,
+  type ProtoClientHandle,
+  type ProtoClientOptions,
+  type ProtoImplementation,
+  type ProtoServer,
+  type ProtoServerOptions,
+  type ProtoService,
+} from "./protocol/triple/index.js";
 export {
   type CallOptions,
   type ConsumerStub,

@@ -29,6 +29,8 @@ export interface ComparisonOptions {
   readonly workloads: readonly WorkloadName[];
   readonly concurrencies: readonly number[];
   readonly ratios: readonly Ratio[];
+  /** The contender the ratios are of (default dubbo-ts). */
+  readonly ours?: ServerName;
   readonly rounds: number;
   readonly warmupMs: number;
   readonly durationMs: number;
@@ -78,13 +80,13 @@ export async function runComparison(o: ComparisonOptions): Promise<void> {
             `${WORKLOAD_LABELS[workload].padEnd(13)} ${String(concurrency).padStart(4)}  ${who.padEnd(9)} ${fmtInt(m.stats.requestsPerSecond).padStart(8)} ${m.stats.p50.toFixed(0).padStart(7)} ${m.stats.p99.toFixed(0).padStart(7)}  ${describeCost(m.client, m.stats.calls)}  ${describeCost(m.server, m.stats.calls)}   ${list.map((r) => fmtInt(r.stats.requestsPerSecond)).join(" / ")}`,
           );
         }
-        const ours = results.get(key(workload, concurrency, "dubbo-ts"));
+        const ours = results.get(key(workload, concurrency, o.ours ?? "dubbo-ts"));
         for (const r of o.ratios.filter((x) => x.concurrency === concurrency)) {
           const peer = results.get(key(workload, concurrency, r.against));
           if (ours === undefined || peer === undefined) continue;
           const ratio = medianOf(ours).stats.requestsPerSecond / medianOf(peer).stats.requestsPerSecond;
           lines.push(
-            `${" ".repeat(20)}dubbo-ts / ${r.against}: ${showRatio(ratio, r.target)} (target >= ${showRatio(r.target, r.target)}: ${ratio >= r.target ? "PASS" : "MISS"}), rounds ${roundRatios(
+            `${" ".repeat(20)}${o.ours ?? "dubbo-ts"} / ${r.against}: ${showRatio(ratio, r.target)} (target >= ${showRatio(r.target, r.target)}: ${ratio >= r.target ? "PASS" : "MISS"}), rounds ${roundRatios(
               ours,
               peer,
             )

@@ -1,5 +1,5 @@
 // Each server is loaded only in the process that runs it.
-import { loadContender } from "./contenders.js";
+import { loadContender, parseContenderName } from "./contenders.js";
 import type { EchoServer, ServerName } from "./workloads.js";
 
 export async function startNamedServer(name: ServerName): Promise<EchoServer> {
@@ -14,6 +14,6 @@ export async function startNamedServer(name: ServerName): Promise<EchoServer> {
 }
 
 export function parseServerName(value: string | undefined): ServerName {
-  if (value === "dubbo-ts" || value === "net" || value === "dubbo-js" || value === "ping-pong") return value;
-  throw new Error(`bench: unknown server "${String(value)}" (dubbo-ts, net, dubbo-js or ping-pong)`);
+  if (value === "dubbo-js" || value === "ping-pong") return value;
+  return parseContenderName(value);
 }

@@ -62,7 +62,7 @@ function isHessian2(serializeType: string): boolean {
   return serializeType === WRAPPER_HESSIAN2 || serializeType === "hessian2";
 }
 
-function responseHeaders(encoding: MessageEncoding): OutgoingHttpHeaders {
+export function responseHeaders(encoding: MessageEncoding): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {
     ":status": 200,
     "content-type": GRPC_PROTO_CONTENT_TYPE,

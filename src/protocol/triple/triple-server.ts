@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { TlsOptions } from "node:tls";
 import type { Logger } from "../../core/index.js";
 import { ExporterTable } from "../shared/exporter-table.js";
+import { type ProtoServiceTable, serveProtoCall } from "./proto-provider.js";
 import { serveStream } from "./provider-stream.js";
 
 export interface TripleServerOptions {
@@ -29,6 +30,8 @@ export interface TripleServer {
   /** `host:port` as bound. */
   readonly address: string;
   readonly table: ExporterTable;
+  /** IDL-mode services, by `package.Service`: served before the wrapper-mode table. */
+  readonly protoServices: ProtoServiceTable;
   readonly tlsProfile: string | undefined;
   /** Sends GOAWAY on every connection, lets calls in flight finish (up to `shutdownWaitMs`), closes. */
   close(): Promise<void>;
@@ -58,12 +61,22 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
   const port = (server.address() as AddressInfo).port;
   const address = `${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
   const context = { table, address, payloadLimit: options.payloadLimit, logger: options.logger };
-  server.on("stream", (stream, headers) => serveStream(context, stream, headers));
+  const protoServices: ProtoServiceTable = new Map();
+  server.on("stream", (stream, headers) => {
+    const path = headers[":path"] ?? "";
+    const slash = path.lastIndexOf("/");
+    const served = slash > 0 ? protoServices.get(path.slice(1, slash)) : undefined;
+    const method = served?.service.methods.get(path.slice(slash + 1));
+    if (served !== undefined && method !== undefined && headers[":method"] === "POST")
+      serveProtoCall(context, stream, headers, served, method);
+    else serveStream(context, stream, headers);
+  });
   let closing: Promise<void> | undefined;
   return {
     port,
     address,
     table,
+    protoServices,
     tlsProfile: options.tlsProfile,
     close() {
       closing ??= new Promise<void>((resolve) => {

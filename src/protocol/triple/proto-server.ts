@@ -1,0 +1,56 @@
+import type { DescService } from "@bufbuild/protobuf";
+import {
+  consoleLogger,
+  DEFAULT_PAYLOAD_BYTES,
+  DEFAULT_SHUTDOWN_WAIT_MS,
+  DEFAULT_TRIPLE_PORT,
+  type Logger,
+} from "../../core/index.js";
+import { servedProtoService } from "./proto-provider.js";
+import type { ProtoImplementation, ProtoService } from "./proto-service.js";
+import { createTripleServer } from "./triple-server.js";
+
+export interface ProtoServerOptions {
+  readonly host?: string;
+  /** Default 50051; 0 binds a free port. */
+  readonly port?: number;
+  /** Largest message accepted or sent (default 8 MiB). */
+  readonly payload?: number;
+  /** ms calls in flight may take to finish at `close()` (default as `shutdown.wait`). */
+  readonly shutdownWaitMs?: number;
+  readonly logger?: Logger;
+}
+
+export interface ProtoServer {
+  readonly port: number;
+  readonly address: string;
+  /** Serves `service` with `implementation`; throws if a method lacks its handler or the service is served already. */
+  add<S extends DescService>(service: ProtoService<S>, implementation: ProtoImplementation<S>): void;
+  /** GOAWAY on every connection, calls in flight finish (up to `shutdownWaitMs`), then closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * A Triple server for IDL-mode services (the Triple server the tri protocol uses, so framing,
+ * `payload` and GOAWAY draining are the same); gRPC clients call it as any gRPC server.
+ */
+export async function createProtoServer(options: ProtoServerOptions = {}): Promise<ProtoServer> {
+  const server = await createTripleServer({
+    host: options.host ?? "0.0.0.0",
+    port: options.port ?? DEFAULT_TRIPLE_PORT,
+    logger: options.logger ?? consoleLogger,
+    payloadLimit: options.payload ?? DEFAULT_PAYLOAD_BYTES,
+    shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
+  });
+  return {
+    port: server.port,
+    address: server.address,
+    add(service, implementation) {
+      if (server.protoServices.has(service.typeName)) {
+        throw new TypeError(`${service.typeName} is served already at ${server.address}`);
+      }
+      server.protoServices.set(service.typeName, servedProtoService(service, implementation));
+    },
+    close: () => server.close(),
+  };
+}

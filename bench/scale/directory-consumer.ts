@@ -1,8 +1,10 @@
 // One consumer process of the directory scale bench (run by directory.ts): writes N providers of
 // one service into ZooKeeper, subscribes a RegistryDirectory to them through the ZooKeeper
-// registry and the dubbo protocol (lazy connections: no socket until a provider is picked), then
-// adds and removes one provider, `changes` times. Prints one JSON line of figures.
-//   node --expose-gc --import tsx bench/scale/directory-consumer.ts <zk> <N> <changes> <dubbo|bare> [dir]
+// registry and the dubbo protocol, then adds and removes one provider, `changes` times. Prints one
+// JSON line of figures. Invokers: `dubbo` (lazy=true: no socket until a provider is picked),
+// `eager` (lazy=false, Java's default: every reference connects to the real server at `port`
+// before it is listed) or `bare` (the registry and directory alone).
+//   node --expose-gc --import tsx bench/scale/directory-consumer.ts <zk> <N> <changes> <dubbo|eager|bare> <port> [dir]
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
@@ -14,11 +16,13 @@ import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 import { createZookeeperRegistry } from "../../src/registry/zookeeper/zookeeper-registry.js";
 import { PROVIDERS_PATH, providerNode, SCALE_IFACE, writeProviders } from "./providers.js";
 
-const [connectString, countText, changesText, invokers, profileDir] = process.argv.slice(2);
-if (connectString === undefined || (invokers !== "dubbo" && invokers !== "bare"))
+const [connectString, countText, changesText, invokers, portText, profileDir] = process.argv.slice(2);
+if (connectString === undefined || (invokers !== "dubbo" && invokers !== "eager" && invokers !== "bare"))
   throw new Error(
-    "usage: directory-consumer.ts <zk connect string> <N> <changes> <dubbo|bare> [profile dir]",
+    "usage: directory-consumer.ts <zk connect string> <N> <changes> <dubbo|eager|bare> <provider port> [profile dir]",
   );
+/** Eager references connect: their providers are 127.x.y.z at the real server's port. */
+const providerPort = invokers === "eager" ? Number(portText) : undefined;
 const count = Number(countText ?? 10_000);
 const changes = Math.max(1, Number(changesText ?? 5));
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -81,7 +85,7 @@ async function until(condition: () => boolean): Promise<void> {
 
 const writer = new ZkClient({ connectString, sessionTimeoutMs: 30_000, operationTimeoutMs: 30_000 });
 await writer.connect(10_000);
-await writeProviders(writer, 0, count);
+await writeProviders(writer, 0, count, providerPort);
 // What reading the children costs by itself (the ZooKeeper round trip and its decoding): the
 // median of a few reads, after one to warm up.
 await writer.getChildren(PROVIDERS_PATH);
@@ -99,7 +103,7 @@ const registryUrl = Url.parse(`zookeeper://${connectString}?application=scale-co
 const registry = await createZookeeperRegistry(registryUrl, { logger: silentLogger });
 // `bare`: invokers that hold only their URL, so the figures are the registry and directory alone.
 const protocol: Protocol =
-  invokers === "dubbo"
+  invokers !== "bare"
     ? createDubboProtocol({ logger: silentLogger })
     : {
         name: "dubbo",
@@ -123,7 +127,7 @@ const consumerUrl = new Url({
     check: "false",
     dubbo: "2.0.2",
     interface: SCALE_IFACE,
-    lazy: "true",
+    lazy: String(invokers === "dubbo"),
     methods: "echo,find,save,remove,list",
     pid: String(process.pid),
     release: "2.7.23",
@@ -143,14 +147,14 @@ const removes: Window[] = [];
 for (let change = 0; change < changes; change++) {
   adds.push(
     await measure(`add-${change}`, async () => {
-      await writer.create(providerNode(count), true);
+      await writer.create(providerNode(count, providerPort), true);
       await until(() => directory.all().length === count + 1);
       await directory.settled();
     }),
   );
   removes.push(
     await measure(`remove-${change}`, async () => {
-      await writer.remove(providerNode(count));
+      await writer.remove(providerNode(count, providerPort));
       await until(() => directory.all().length === count);
       await directory.settled();
     }),

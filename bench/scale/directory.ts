@@ -1,9 +1,13 @@
 // Directory at scale: N providers of one service in a real ZooKeeper; what the consumer pays to
 // load them and to apply a one-provider change on top of them, with the dubbo protocol's invokers
-// (lazy: no socket) and with bare ones (the registry and directory alone). Each run is its own consumer
+// lazy (no socket), eager (Java's default: one real connection each, to a provider process that
+// listens on every loopback address) and with bare ones (the registry and directory alone). Each run is its own consumer
 // process (a fresh heap); `--profile` writes a CPU profile of each measured window into
 // .tmp/scale-profile/ (load.cpuprofile, add-0.cpuprofile, …).
+import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { startZooKeeper } from "../../scripts/zookeeper.mjs";
 import { runGcChild } from "./gc-child.js";
 
@@ -30,16 +34,37 @@ export interface DirectoryBenchOptions {
   /** One-provider adds and removes per round; the median of each is reported. */
   readonly changes: number;
   readonly profileDir: string | undefined;
+  /** The invoker kinds to run, in this order on odd rounds and reversed on even ones. */
+  readonly invokers: readonly InvokerKind[];
 }
 
-type InvokerKind = "dubbo" | "bare";
+export const INVOKER_KINDS = ["dubbo", "eager", "bare"] as const;
+export type InvokerKind = (typeof INVOKER_KINDS)[number];
+
+/** The real provider eager references connect to, in its own process; kill() stops it. */
+async function startScaleProvider(): Promise<{ port: number; kill: () => void }> {
+  const path = fileURLToPath(new URL("./scale-provider-child.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", path], { stdio: ["ignore", "pipe", "inherit"] });
+  for await (const line of createInterface({ input: child.stdout })) {
+    const { port } = JSON.parse(line) as { port: number };
+    return { port, kill: () => child.kill("SIGTERM") };
+  }
+  throw new Error("scale-provider-child.ts exited before printing its port");
+}
 
 function runConsumer(
   connectString: string,
   invokers: InvokerKind,
+  providerPort: number,
   options: DirectoryBenchOptions,
 ): Promise<DirectoryFigures> {
-  const args = [connectString, String(options.count), String(options.changes), invokers];
+  const args = [
+    connectString,
+    String(options.count),
+    String(options.changes),
+    invokers,
+    String(providerPort),
+  ];
   if (options.profileDir !== undefined) {
     const dir = `${options.profileDir}/${invokers}`;
     mkdirSync(dir, { recursive: true });
@@ -53,16 +78,15 @@ const fmt = (w: Window): string =>
 
 export async function runDirectoryScaleBench(options: DirectoryBenchOptions): Promise<void> {
   const zk = await startZooKeeper();
+  const provider = options.invokers.includes("eager") ? await startScaleProvider() : undefined;
   try {
-    console.log(
-      `directory at scale: ${options.count} providers of one service in ZooKeeper (lazy connections)`,
-    );
+    console.log(`directory at scale: ${options.count} providers of one service in ZooKeeper`);
     // Contenders alternate per round; each consumer process writes its providers on its own
     // session, and they go with it, so every round starts from an empty providers path.
     for (let round = 1; round <= options.rounds; round++) {
-      const order: InvokerKind[] = round % 2 === 1 ? ["dubbo", "bare"] : ["bare", "dubbo"];
+      const order = round % 2 === 1 ? options.invokers : [...options.invokers].reverse();
       for (const invokers of order) {
-        const f = await runConsumer(zk.connectString, invokers, options);
+        const f = await runConsumer(zk.connectString, invokers, provider?.port ?? 0, options);
         const net = (w: Window): string =>
           `; net of the raw read ${(w.cpuMs - f.rawRead.cpuMs).toFixed(1)} ms CPU`;
         console.log(`  round ${round}, ${invokers} invokers: loaded ${f.loaded}`);
@@ -75,6 +99,7 @@ export async function runDirectoryScaleBench(options: DirectoryBenchOptions): Pr
       }
     }
   } finally {
+    provider?.kill();
     await zk.stop();
   }
 }

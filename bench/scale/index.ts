@@ -1,8 +1,9 @@
-// `npm run bench -- scale [--only cache|idle|directory] [--services N] [--connections N]
-// [--providers N]
+// `npm run bench -- scale [--only cache|idle|directory|cold] [--services N] [--connections N]
+// [--providers N] [--invokers dubbo,eager,bare]
 // [--rounds n] [--changes n] [--profile]`: the at-scale figures.
 import { runCacheFileScaleBench } from "./cache-file.js";
-import { runDirectoryScaleBench } from "./directory.js";
+import { runColdStartBench } from "./cold-start.js";
+import { INVOKER_KINDS, type InvokerKind, runDirectoryScaleBench } from "./directory.js";
 import { runIdleConnectionsBench } from "./idle-connections.js";
 
 export async function runScaleBench(argv: readonly string[]): Promise<void> {
@@ -23,11 +24,20 @@ export async function runScaleBench(argv: readonly string[]): Promise<void> {
       rounds: Math.max(1, Number(value("--rounds") ?? 2)),
     });
   }
+  if (only === undefined || only === "cold") {
+    await runColdStartBench({ rounds: Math.max(2, Number(value("--rounds") ?? 3)) });
+  }
   if (only !== undefined && only !== "directory") return;
+  const invokers = (value("--invokers") ?? "dubbo,eager,bare").split(",");
+  const unknown = invokers.filter((k) => !INVOKER_KINDS.includes(k as InvokerKind));
+  if (unknown.length > 0) {
+    throw new Error(`--invokers ${unknown.join(",")}: give a list of ${INVOKER_KINDS.join(", ")}`);
+  }
   await runDirectoryScaleBench({
     count: Number(value("--providers") ?? 10_000),
     rounds: Math.max(1, Number(value("--rounds") ?? 2)),
     changes: Math.max(1, Number(value("--changes") ?? 5)),
     profileDir: argv.includes("--profile") ? ".tmp/scale-profile" : undefined,
+    invokers: invokers as InvokerKind[],
   });
 }

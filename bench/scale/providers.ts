@@ -7,13 +7,17 @@ export const SCALE_IFACE = "org.apache.dubbo.bench.ScaleService";
 export const PROVIDERS_PATH = `/dubbo/${SCALE_IFACE}/providers`;
 const WRITES_IN_FLIGHT = 200;
 
-/** Provider `index` as Java 2.7.23 registers it, on host 10.x.y.z so every provider is distinct. */
-export function scaleProviderUrl(index: number): Url {
-  const host = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
+/**
+ * Provider `index` as Java 2.7.23 registers it, on its own host so every provider is distinct:
+ * 10.x.y.z:20880 (nothing listens: for lazy references), or with `port` 127.x.y.z:port (every
+ * loopback address reaches one real server listening on all of them: for eager references).
+ */
+export function scaleProviderUrl(index: number, port?: number): Url {
+  const low = `${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
   return new Url({
     protocol: "dubbo",
-    host,
-    port: 20880,
+    host: port === undefined ? `10.${low}` : `127.${low === "0.0.0" ? "0.0.1" : low}`,
+    port: port ?? 20880,
     path: SCALE_IFACE,
     params: {
       anyhost: "true",
@@ -36,16 +40,21 @@ export function scaleProviderUrl(index: number): Url {
 }
 
 /** Writes providers `from` … `to - 1` as ephemeral nodes of `client`'s session. */
-export async function writeProviders(client: ZkClient, from: number, to: number): Promise<void> {
+export async function writeProviders(
+  client: ZkClient,
+  from: number,
+  to: number,
+  port?: number,
+): Promise<void> {
   await client.mkdirp(PROVIDERS_PATH);
   for (let start = from; start < to; start += WRITES_IN_FLIGHT) {
     const end = Math.min(to, start + WRITES_IN_FLIGHT);
     const writes: Array<Promise<void>> = [];
-    for (let i = start; i < end; i++) writes.push(client.create(providerNode(i), true));
+    for (let i = start; i < end; i++) writes.push(client.create(providerNode(i, port), true));
     await Promise.all(writes);
   }
 }
 
-export function providerNode(index: number): string {
-  return `${PROVIDERS_PATH}/${scaleProviderUrl(index).encode()}`;
+export function providerNode(index: number, port?: number): string {
+  return `${PROVIDERS_PATH}/${scaleProviderUrl(index, port).encode()}`;
 }

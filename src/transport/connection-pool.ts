@@ -14,17 +14,18 @@ export interface ConnectionLease<C extends Connectable> {
  * uses the same `shareconnections` links, reference-counted, closed when the last reference goes.
  * Create one per application; nothing here is global.
  */
-export interface ConnectionPool<C extends Connectable> {
-  acquire(address: string): ConnectionLease<C>;
+export interface ConnectionPool<C extends Connectable, S> {
+  /** A hold on `address`'s links; the first hold makes them from its `settings`, as Java does. */
+  acquire(address: string, settings: S): ConnectionLease<C>;
   /** Addresses with at least one holder. */
   readonly addresses: readonly string[];
   /** Closes everything regardless of holders. */
   close(): Promise<void>;
 }
 
-export interface ConnectionPoolOptions<C extends Connectable> {
+export interface ConnectionPoolOptions<C extends Connectable, S> {
   /** Makes the managed connection for `address`; `index` counts the shared links of that address. */
-  readonly create: (address: string, index: number) => ManagedConnection<C>;
+  readonly create: (address: string, index: number, settings: S) => ManagedConnection<C>;
   /** `shareconnections`: links per address. */
   readonly shareConnections?: number;
 }
@@ -34,9 +35,37 @@ interface Entry<C extends Connectable> {
   refs: number;
 }
 
-export function createConnectionPool<C extends Connectable>(
-  options: ConnectionPoolOptions<C>,
-): ConnectionPool<C> {
+/** One hold; a class so that each of a consumer's many references pays no closure for it. */
+class PoolLease<C extends Connectable> implements ConnectionLease<C> {
+  readonly address: string;
+  readonly #entry: Entry<C>;
+  readonly #entries: Map<string, Entry<C>>;
+  #released = false;
+
+  constructor(address: string, entry: Entry<C>, entries: Map<string, Entry<C>>) {
+    this.address = address;
+    this.#entry = entry;
+    this.#entries = entries;
+  }
+
+  get connections(): readonly ManagedConnection<C>[] {
+    return this.#entry.connections;
+  }
+
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    const entry = this.#entry;
+    entry.refs -= 1;
+    if (entry.refs > 0 || this.#entries.get(this.address) !== entry) return;
+    this.#entries.delete(this.address);
+    await Promise.all(entry.connections.map((c) => c.close()));
+  }
+}
+
+export function createConnectionPool<C extends Connectable, S>(
+  options: ConnectionPoolOptions<C, S>,
+): ConnectionPool<C, S> {
   const perAddress = Math.max(1, options.shareConnections ?? DEFAULT_SHARE_CONNECTIONS);
   const entries = new Map<string, Entry<C>>();
 
@@ -44,29 +73,16 @@ export function createConnectionPool<C extends Connectable>(
     get addresses() {
       return [...entries.keys()];
     },
-    acquire(address) {
+    acquire(address, settings) {
       let entry = entries.get(address);
       if (entry === undefined) {
         const connections: ManagedConnection<C>[] = [];
-        for (let i = 0; i < perAddress; i++) connections.push(options.create(address, i));
+        for (let i = 0; i < perAddress; i++) connections.push(options.create(address, i, settings));
         entry = { connections, refs: 0 };
         entries.set(address, entry);
       }
       entry.refs += 1;
-      const held = entry;
-      let released = false;
-      return {
-        address,
-        connections: held.connections,
-        async release() {
-          if (released) return;
-          released = true;
-          held.refs -= 1;
-          if (held.refs > 0 || entries.get(address) !== held) return;
-          entries.delete(address);
-          await Promise.all(held.connections.map((c) => c.close()));
-        },
-      };
+      return new PoolLease(address, entry, entries);
     },
     async close() {
       const all = [...entries.values()];

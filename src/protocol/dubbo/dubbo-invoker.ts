@@ -77,16 +77,13 @@ export class DubboInvoker implements Invoker {
   readonly #plans = new Map<string, MethodPlan>();
   readonly #timeouts: AttemptTimeouts;
   readonly #slot = new BodyWriterSlot();
-  readonly #lazy: boolean;
   readonly #onDestroy: ((invoker: DubboInvoker) => void) | undefined;
-  #connectedOnce = false;
   #destroyed = false;
 
   constructor(
     url: Url,
     holder: ConnectionHolder<ExchangeClient>,
     options: {
-      readonly lazy: boolean;
       /** Told once when this invoker is destroyed (its protocol stops holding it). */
       readonly onDestroy?: (invoker: DubboInvoker) => void;
     },
@@ -96,7 +93,6 @@ export class DubboInvoker implements Invoker {
     this.#address = url.address;
     this.#path = url.path || url.serviceInterface;
     this.#version = url.string("version", DEFAULT_SERVICE_VERSION);
-    this.#lazy = options.lazy;
     this.#onDestroy = options.onDestroy;
     this.#timeouts = new AttemptTimeouts(url);
     const base: Record<string, unknown> = { interface: url.serviceInterface };
@@ -193,7 +189,6 @@ export class DubboInvoker implements Invoker {
   }
 
   #send(client: ExchangeClient, inv: Invocation, plan: MethodPlan, timeoutMs: number): Promise<RpcResult> {
-    this.#connectedOnce = true;
     let frame: Buffer;
     try {
       frame = encodeRequestFrame(
@@ -253,9 +248,9 @@ export class DubboInvoker implements Invoker {
 
   isAvailable(): boolean {
     if (this.#destroyed) return false;
-    if (this.#holder.isAvailable(this.#address)) return true;
-    // A lazy reference that never connected is worth trying (Java's LazyConnectExchangeClient).
-    return this.#lazy && !this.#connectedOnce;
+    // A lazy reference not tried yet is worth trying, as Java's LazyConnectExchangeClient says it
+    // is connected until its first request makes the real client; after that, the link decides.
+    return this.#holder.isAvailable(this.#address) || this.#holder.isUntried(this.#address);
   }
 
   async destroy(): Promise<void> {

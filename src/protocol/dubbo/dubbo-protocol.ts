@@ -76,11 +76,16 @@ export interface ServerStats {
   readonly services: readonly string[];
 }
 
-interface SharedPool {
-  readonly pool: ConnectionPool<ExchangeClient>;
-  /** The URL whose settings make each address's shared link. */
-  readonly settings: Map<string, Url>;
+/** What a reference's links are made from: its URL (heartbeat, timeouts, payload) and TLS options. */
+interface LinkSettings {
+  readonly url: Url;
+  readonly tls: ConnectionOptions | undefined;
 }
+
+type LinkPool = ConnectionPool<ExchangeClient, LinkSettings>;
+
+/** Whether a link may take calls: not marked read-only by its provider. */
+const isUsableLink = (client: ExchangeClient): boolean => client.isAvailable;
 
 function optionalNumber(url: Url, key: string): number | undefined {
   return url.has(key) ? url.number(key, 0) : undefined;
@@ -103,7 +108,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
    * The shared links, one pool per TLS setup (`""` for plain TCP): pools are keyed by address, and
    * a TLS and a plain reference to one address must not share a link.
    */
-  const pools = new Map<string, SharedPool>();
+  const pools = new Map<string, LinkPool>();
   /** The client TLS options of each setup, its files read once per protocol. */
   const clientTls = new Map<string, Promise<ConnectionOptions | undefined>>();
   /** The timeouts of every call on every link, on one timer per distinct timeout. */
@@ -138,25 +143,24 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
     return createManagedConnection(client, { logger, reconnect, backoff: { periodMs } });
   }
 
-  function sharedPool(
-    url: Url,
-    profile: string | undefined,
-    tls: ConnectionOptions | undefined,
-  ): ConnectionPool<ExchangeClient> {
+  /** Makes one link (dedicated, or the first reference's to a shared address, as Java does). */
+  const createLink = (address: string, _index: number, settings: LinkSettings) =>
+    managedConnection(settings.url, address, settings.tls);
+  const forgetInvoker = (invoker: DubboInvoker): void => {
+    references.delete(invoker);
+  };
+
+  function sharedPool(url: Url, profile: string | undefined): LinkPool {
     const key = profile ?? "";
-    let shared = pools.get(key);
-    if (shared === undefined) {
-      const settings = new Map<string, Url>();
-      const pool = createConnectionPool<ExchangeClient>({
+    let pool = pools.get(key);
+    if (pool === undefined) {
+      pool = createConnectionPool<ExchangeClient, LinkSettings>({
         shareConnections: url.number("shareconnections", DEFAULT_SHARE_CONNECTIONS),
-        create: (address) => managedConnection(settings.get(address) ?? url, address, tls),
+        create: createLink,
       });
-      shared = { pool, settings };
-      pools.set(key, shared);
+      pools.set(key, pool);
     }
-    // The first reference to an address makes its shared link's settings, as Java does.
-    if (!shared.settings.has(url.address)) shared.settings.set(url.address, url);
-    return shared.pool;
+    return pool;
   }
 
   function clientTlsOf(url: Url, profile: string | undefined): Promise<ConnectionOptions | undefined> {
@@ -276,12 +280,14 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       const profile = tlsProfile(url);
       const tls = await clientTlsOf(url, profile);
       assertAlive("refer to", url);
-      const holder = createConnectionHolder<ExchangeClient>({
+      // Lazy: the holder keeps these options and the address, nothing more, until the first call.
+      const holder = createConnectionHolder<ExchangeClient, LinkSettings>({
         connections,
-        ...(connections <= 0 ? { pool: sharedPool(url, profile, tls) } : {}),
-        create: (address) => managedConnection(url, address, tls),
+        ...(connections <= 0 ? { pool: sharedPool(url, profile) } : {}),
+        settings: { url, tls },
+        create: createLink,
         lazy,
-        isUsable: (client) => client.isAvailable,
+        isUsable: isUsableLink,
         label: url.serviceInterface,
       });
       holder.add(url.address);
@@ -291,7 +297,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
         await holder.close();
         throw error;
       }
-      const invoker = new DubboInvoker(url, holder, { lazy, onDestroy: (i) => references.delete(i) });
+      const invoker = new DubboInvoker(url, holder, { onDestroy: forgetInvoker });
       references.add(invoker);
       return invoker;
     },
@@ -302,7 +308,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       await servers.closeAll();
       await Promise.all([...exporters].map((e) => e.unexport()));
       await Promise.all([...references].map((r) => r.destroy()));
-      await Promise.all([...pools.values()].map((shared) => shared.pool.close()));
+      await Promise.all([...pools.values()].map((pool) => pool.close()));
       pools.clear();
     },
   };

@@ -38,7 +38,8 @@ async function freePort(): Promise<number> {
 describe("connection management", () => {
   it("connection holder - `check` fails connectAll naming the address when nothing is reachable", async () => {
     const port = await freePort();
-    const holder = createConnectionHolder<ExchangeClient>({
+    const holder = createConnectionHolder<ExchangeClient, undefined>({
+      settings: undefined,
       connections: 1,
       create: managedFactory("127.0.0.1"),
       label: "demo.Svc",
@@ -60,7 +61,7 @@ describe("connection management", () => {
     }
   });
 
-  it("connection holder - `lazy` leaves links uninitialized until the first get", async () => {
+  it("connection holder - `lazy` makes no link until the first get", async () => {
     const server = await createExchangeServer({
       host: "127.0.0.1",
       port: 0,
@@ -68,19 +69,31 @@ describe("connection management", () => {
       handler: (r) => r.body,
     });
     const address = `127.0.0.1:${server.port}`;
-    const holder = createConnectionHolder<ExchangeClient>({
+    let made = 0;
+    const factory = managedFactory("127.0.0.1");
+    const holder = createConnectionHolder<ExchangeClient, undefined>({
+      settings: undefined,
       connections: 2,
       lazy: true,
-      create: managedFactory("127.0.0.1"),
+      create: (a) => {
+        made += 1;
+        return factory(a);
+      },
     });
     holder.add(address);
     try {
       await holder.connectAll({ check: true });
       assert.deepEqual(holder.sets().uninitialized, [address]);
+      assert.equal(holder.isUntried(address), true);
+      assert.equal(holder.current(address), undefined);
+      assert.deepEqual(holder.links(address), []);
+      assert.equal(made, 0, "a lazy holder makes its links on the first get, not when added");
       assert.equal(server.channels.size, 0);
       const client = await holder.get(address);
       const res = await client.request(Buffer.from("hi"), call, 1000);
       assert.equal(res.body.toString(), "hi");
+      assert.equal(made, 2);
+      assert.equal(holder.isUntried(address), false);
       assert.deepEqual(holder.sets().alive, [address]);
     } finally {
       await holder.close();
@@ -96,10 +109,10 @@ describe("connection management", () => {
       handler: (r) => r.body,
     });
     const address = `127.0.0.1:${server.port}`;
-    const pool = createConnectionPool<ExchangeClient>({ create: managedFactory("127.0.0.1") });
-    const options = { connections: 0, pool, create: managedFactory("127.0.0.1") };
-    const first = createConnectionHolder<ExchangeClient>(options);
-    const second = createConnectionHolder<ExchangeClient>(options);
+    const pool = createConnectionPool<ExchangeClient, undefined>({ create: managedFactory("127.0.0.1") });
+    const options = { connections: 0, pool, settings: undefined, create: managedFactory("127.0.0.1") };
+    const first = createConnectionHolder<ExchangeClient, undefined>(options);
+    const second = createConnectionHolder<ExchangeClient, undefined>(options);
     first.add(address);
     second.add(address);
     try {
@@ -125,7 +138,8 @@ describe("connection management", () => {
       handler: (r) => r.body,
     });
     const address = `127.0.0.1:${server.port}`;
-    const holder = createConnectionHolder<ExchangeClient>({
+    const holder = createConnectionHolder<ExchangeClient, undefined>({
+      settings: undefined,
       connections: 1,
       create: managedFactory("127.0.0.1"),
       isUsable: (c) => !c.isReadOnly,

@@ -5,7 +5,7 @@ export { createBoundedExecutor, directExecutor, type Executor } from "./dispatch
 export { DISPATCHERS, resolveExecutor, THREADPOOLS } from "./dispatch/resolve-executor.js";
 export { createWorkerInvoker, type WorkerServiceOptions } from "./dispatch/worker-invoker.js";
 export { providerServiceKey } from "./exporter-table.js";
-export type { ProtocolObserver } from "./protocol-observer.js";
+export type { ProtocolObserver, ThreadPoolSizes } from "./protocol-observer.js";
 export { ProviderInvocation, timeoutFromAttachment } from "./provider-invocation.js";
 export {
   isSslEnabled,

@@ -9,7 +9,7 @@ import {
   setLogLevel,
   type Url,
 } from "../core/index.js";
-import { CallMetrics, type MonitorEvents, prometheusText } from "../monitor/index.js";
+import { CallMetrics, type MetricsLines, type MonitorEvents, prometheusText } from "../monitor/index.js";
 import {
   type QosConfigEntry,
   type QosLookup,
@@ -27,6 +27,8 @@ export interface QosParts {
   readonly settings: { readonly qosPort: number; readonly qosAcceptForeignIp: boolean };
   readonly config: DubboConfig;
   readonly monitor: MonitorEvents;
+  /** The registry and thread-pool collectors, whose families `/metrics` serves after the calls'. */
+  readonly lifecycleMetrics: readonly MetricsLines[];
   readonly logger: Logger;
   exporters(): Iterable<Exporter>;
   references(): Iterable<Invoker>;
@@ -155,7 +157,7 @@ export class ApplicationQos {
       },
       isReady: parts.isReady,
       configs: () => configEntries(parts.config),
-      metricsText: () => prometheusText(this.#metrics),
+      metricsText: () => prometheusText(this.#metrics, parts.lifecycleMetrics),
       methods: (service, name, argCount) => findMethodsNamed(parts.exporters(), service, name, argCount),
       setLogLevel: (level) => setLogLevel(parts.logger, level),
       invoke: async (service, method, args) => {

@@ -40,6 +40,7 @@ import {
   TRACE_ENV,
   type Url,
 } from "../core/index.js";
+import { RegistryMetrics, ThreadPoolMetrics } from "../monitor/index.js";
 import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
 import { ApplicationDiscovery, Registries } from "../registry/index.js";
 import { ApplicationQos } from "./application-qos.js";
@@ -154,6 +155,12 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   #stopping: Promise<void> | undefined;
   #started = false;
   #qos: ApplicationQos | undefined;
+  /**
+   * The registry and thread-pool metrics of the QoS port's `/metrics`: they count from the start
+   * (their events are rare, none per call), so the registers and pools made before the port opens
+   * are in them.
+   */
+  readonly #lifecycleMetrics: ReadonlyArray<RegistryMetrics | ThreadPoolMetrics>;
 
   constructor(
     loaded: LoadedConfig,
@@ -171,6 +178,10 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     this.#leaveShutdownHook = loaded.config.application.shutdownHook
       ? stopOnSignals({ name: loaded.config.application.name, logger, stop: () => this.stop() })
       : undefined;
+    const { name, qosEnable } = loaded.config.application;
+    this.#lifecycleMetrics = qosEnable
+      ? [new RegistryMetrics(extensions.monitor, name), new ThreadPoolMetrics(extensions.monitor, name)]
+      : [];
     this.protocols = new ProtocolSet(extensions, logger);
     this.registries = new Registries({ factories: extensions.registry, logger, monitor: extensions.monitor });
     this.discovery = new ApplicationDiscovery(logger);
@@ -271,6 +282,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
       settings: this.config.application,
       config: this.config,
       monitor: this.extensions.monitor,
+      lifecycleMetrics: this.#lifecycleMetrics,
       logger: this.logger,
       exporters: () => this.#exporters,
       references: () => this.#references,
@@ -331,6 +343,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     await settle(this.protocols.destroyAll());
     await settle([...this.extensions.filter.entries()].flatMap(([, f]) => (f.close ? [f.close()] : [])));
     await settle(this.#qos === undefined ? [] : [this.#qos.stop()]);
+    for (const metrics of this.#lifecycleMetrics) metrics.close();
     this.#exporters.clear();
     this.#references.clear();
     this.#leaveShutdownHook?.();

@@ -19,6 +19,9 @@ export class MonitorEvents {
     connectionUp: [],
     connectionDown: [],
     threadPoolSaturated: [],
+    registryOperated: [],
+    threadPoolOpened: [],
+    threadPoolClosed: [],
   };
 
   constructor(logger: Logger) {

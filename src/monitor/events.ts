@@ -1,3 +1,5 @@
+import type { ThreadPoolSizes } from "../protocol/shared/index.js";
+
 /** Which end of a call an event describes. */
 export type CallSide = "consumer" | "provider";
 
@@ -58,6 +60,28 @@ export interface RegistryNotified {
   readonly urls: number;
 }
 
+export interface RegistryOperated {
+  /** The registry's `host:port` (Java labels its registry metrics with the registry cluster). */
+  readonly registry: string;
+  /**
+   * `registerService`: a provider's interface-level URL written (Java's `RegistryProtocol.register`);
+   * `registerInstance`: the application's instance written under `/services/{app}` (Java's
+   * `registerMetadataAndInstance`); `subscribe`: a reference's interface-level providers
+   * subscription (Java's `RegistryDirectory.subscribe`).
+   */
+  readonly operation: "registerService" | "registerInstance" | "subscribe";
+  /** The interface; the application's name for `registerInstance`. */
+  readonly service: string;
+  readonly succeeded: boolean;
+}
+
+export interface ThreadPoolChanged {
+  /** The server's `host:port` whose requests the pool admits. */
+  readonly server: string;
+  /** Its live sizes, read when a reader samples them (a metrics scrape), never per call. */
+  readonly pool: ThreadPoolSizes;
+}
+
 /** Every event of an application's monitor stream, by type. */
 export interface MonitorEventMap {
   readonly callStarted: CallStarted;
@@ -66,6 +90,9 @@ export interface MonitorEventMap {
   readonly connectionUp: ConnectionChanged;
   readonly connectionDown: ConnectionChanged;
   readonly threadPoolSaturated: ThreadPoolSaturated;
+  readonly registryOperated: RegistryOperated;
+  readonly threadPoolOpened: ThreadPoolChanged;
+  readonly threadPoolClosed: ThreadPoolChanged;
 }
 
 export type MonitorEventType = keyof MonitorEventMap;

@@ -3,7 +3,13 @@
 export { createCallEventFilter } from "./call-filter.js";
 export { MonitorEvents, type MonitorListener } from "./event-stream.js";
 export type * from "./events.js";
-export { CallMetrics, prometheusText } from "./metrics/index.js";
+export {
+  CallMetrics,
+  type MetricsLines,
+  prometheusText,
+  RegistryMetrics,
+  ThreadPoolMetrics,
+} from "./metrics/index.js";
 export { monitorPlugin } from "./monitor-plugin.js";
 export { monitorObserver } from "./protocol-observer.js";
 export * from "./tracing/index.js";

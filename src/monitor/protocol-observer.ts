@@ -13,5 +13,9 @@ export function monitorObserver(events: MonitorEvents): ProtocolObserver {
         events.emit("threadPoolSaturated", { server, active, queued });
       }
     },
+    threadPool(server, pool, open) {
+      const type = open ? "threadPoolOpened" : "threadPoolClosed";
+      if (events.hasListeners(type)) events.emit(type, { server, pool });
+    },
   };
 }

@@ -6,7 +6,7 @@ import {
   RpcError,
   Url,
 } from "../core/index.js";
-import type { MonitorEvents } from "../monitor/index.js";
+import type { MonitorEvents, RegistryOperated } from "../monitor/index.js";
 import type { NotifyListener, Registry, RegistryLogger } from "./registry.js";
 import { ANY_VALUE, EMPTY_PROTOCOL, REGISTRY_LOG } from "./registry.js";
 import { RegistryCacheFile, registryCachePath } from "./registry-cache.js";
@@ -60,6 +60,16 @@ export abstract class AbstractRegistry implements Registry {
   }
 
   abstract isAvailable(): boolean;
+
+  /**
+   * Tells the monitor how a register or subscribe went (Java 3's registry metrics); public for the
+   * application-level instance registration that writes through this registry.
+   */
+  reportOperation(operation: RegistryOperated["operation"], service: string, succeeded: boolean): void {
+    if (this.#monitor?.hasListeners("registryOperated")) {
+      this.#monitor.emit("registryOperated", { registry: this.url.address, operation, service, succeeded });
+    }
+  }
 
   /** The cache file in use, or undefined with `file.cache=false`. */
   get cacheFile(): RegistryCacheFile | undefined {

@@ -7,7 +7,13 @@ import {
   type Url,
 } from "../core/index.js";
 import { AbstractRegistry, type RegistryOptions } from "./abstract-registry.js";
-import { CONSUMER_PROTOCOL, type NotifyListener, REGISTRY_LOG } from "./registry.js";
+import {
+  CATEGORY_KEY,
+  CONSUMER_PROTOCOL,
+  type NotifyListener,
+  PROVIDERS_CATEGORY,
+  REGISTRY_LOG,
+} from "./registry.js";
 import { categoryOf } from "./url-match.js";
 
 /** A registry that is unreachable, not connected or too slow: its message is the whole story. */
@@ -96,10 +102,13 @@ export abstract class FailbackRegistry extends AbstractRegistry {
     await super.register(url);
     this.#cancel("register", url);
     this.#cancel("unregister", url);
+    const counted = url.protocol !== CONSUMER_PROTOCOL;
     try {
       await this.doRegister(url);
+      if (counted) this.reportOperation("registerService", url.serviceInterface, true);
     } catch (error) {
-      if (this.#check(url) && url.protocol !== CONSUMER_PROTOCOL) {
+      if (counted) this.reportOperation("registerService", url.serviceInterface, false);
+      if (this.#check(url) && counted) {
         await super.unregister(url);
         throw this.#error("register", url, error);
       }
@@ -124,9 +133,15 @@ export abstract class FailbackRegistry extends AbstractRegistry {
   override async subscribe(url: Url, listener: NotifyListener): Promise<void> {
     await super.subscribe(url, listener);
     this.#cancelSubscription(url, listener);
+    // A reference's providers subscription, as Java counts in `RegistryDirectory.subscribe`.
+    const counted =
+      url.protocol === CONSUMER_PROTOCOL &&
+      url.string(CATEGORY_KEY, PROVIDERS_CATEGORY).split(",").includes(PROVIDERS_CATEGORY);
     try {
       await this.doSubscribe(url, listener);
+      if (counted) this.reportOperation("subscribe", url.serviceInterface, true);
     } catch (error) {
+      if (counted) this.reportOperation("subscribe", url.serviceInterface, false);
       const cached = this.cachedUrls(url);
       if (cached.length > 0) {
         this.logger.warn(

@@ -1,3 +1,6 @@
-// Java 3's request metrics over the monitor stream, and their Prometheus text exposition.
+// Java 3's request, registry and thread-pool metrics over the monitor stream, and their Prometheus
+// text exposition.
 export { CallMetrics } from "./call-metrics.js";
-export { prometheusText } from "./prometheus-text.js";
+export { type MetricsLines, prometheusText } from "./prometheus-text.js";
+export { RegistryMetrics } from "./registry-metrics.js";
+export { ThreadPoolMetrics } from "./thread-pool-metrics.js";

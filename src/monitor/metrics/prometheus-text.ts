@@ -1,5 +1,6 @@
 import type { CallSide } from "../events.js";
 import type { CallMetrics, MethodMetrics } from "./call-metrics.js";
+import { labelText } from "./gauge-family.js";
 import type { MethodStats } from "./method-stats.js";
 
 /**
@@ -31,24 +32,21 @@ const FAMILIES: ReadonlyArray<
   ["rt_milliseconds_p50", "Response Time P50", (s) => s.quantile(0.5)],
 ];
 
-/** A label value as the exposition format escapes it. */
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
-}
-
 function labelsOf(m: MethodMetrics): string {
   const { application, service, group, version } = m.site;
-  return (
-    `{application_name="${escapeLabel(application)}",group="${escapeLabel(group)}",` +
-    `interface="${escapeLabel(service)}",method="${escapeLabel(m.method)}",version="${escapeLabel(version)}"}`
-  );
+  return labelText({ application_name: application, group, interface: service, method: m.method, version });
+}
+
+/** A collector whose gauge families follow the request metrics (registry, thread pools). */
+export interface MetricsLines {
+  lines(): string[];
 }
 
 /**
  * The Prometheus text exposition (format 0.0.4) of the request metrics: per side, every family
- * with one sample per method, labelled as Java 3 labels them.
+ * with one sample per method, labelled as Java 3 labels them; then the other collectors' families.
  */
-export function prometheusText(metrics: CallMetrics): string {
+export function prometheusText(metrics: CallMetrics, others: readonly MetricsLines[] = []): string {
   const now = metrics.now();
   const methods = metrics.methods();
   const lines: string[] = [];
@@ -62,5 +60,6 @@ export function prometheusText(metrics: CallMetrics): string {
       for (const [i, m] of ofSide.entries()) lines.push(`${name}${labels[i]} ${read(m.stats, now)}`);
     }
   }
+  for (const other of others) lines.push(...other.lines());
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }

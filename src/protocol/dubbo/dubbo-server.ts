@@ -59,6 +59,7 @@ export async function createDubboServer(options: DubboServerOptions): Promise<Du
   });
   const address = formatHostPort(exchange.host, exchange.port);
   handler = createProviderHandler({ table, executor, address, logger, observer: options.observer });
+  options.observer?.threadPool(address, executor, true);
   let closing: Promise<void> | undefined;
   return {
     table,
@@ -67,7 +68,9 @@ export async function createDubboServer(options: DubboServerOptions): Promise<Du
     exchange,
     tlsProfile: options.tlsProfile,
     close() {
-      closing ??= exchange.close({ waitMs: options.shutdownWaitMs });
+      closing ??= exchange.close({ waitMs: options.shutdownWaitMs }).finally(() => {
+        options.observer?.threadPool(address, executor, false);
+      });
       return closing;
     },
   };

@@ -13,7 +13,7 @@ export {
 } from "./dispatch/thread-model.js";
 export { createWorkerInvoker, type WorkerServiceOptions } from "./dispatch/worker-invoker.js";
 export { providerServiceKey } from "./exporter-table.js";
-export type { ProtocolObserver } from "./protocol-observer.js";
+export type { ProtocolObserver, ThreadPoolSizes } from "./protocol-observer.js";
 export { ProviderInvocation, timeoutFromAttachment } from "./provider-invocation.js";
 export {
   isSslEnabled,

@@ -115,6 +115,8 @@ export class ClientConnection {
     this.#session = undefined;
     const session = await pending?.catch(() => undefined);
     if (session === undefined || session.destroyed) return;
+    // Held again while closing: an unreferenced session lets the process exit with `close()` pending.
+    session.ref();
     await new Promise<void>((resolve) => session.close(resolve));
   }
 }

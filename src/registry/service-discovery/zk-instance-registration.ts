@@ -85,7 +85,13 @@ export class ZkInstanceRegistration {
   async add(url: Url): Promise<void> {
     this.#urls.set(url.toFullString(), url);
     this.#unmapped.add(url.serviceInterface);
-    await this.#syncOrRetry();
+    try {
+      await this.#syncOrRetry();
+      this.#registry.reportOperation("registerInstance", this.#options.app, true);
+    } catch (error) {
+      this.#registry.reportOperation("registerInstance", this.#options.app, false);
+      throw error;
+    }
   }
 
   async remove(url: Url): Promise<void> {

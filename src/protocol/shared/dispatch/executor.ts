@@ -1,14 +1,14 @@
+import type { ThreadPoolSizes } from "../protocol-observer.js";
+
 /**
  * A bounded executor: Java's thread pools as Node admission control. At most `threads` tasks run at
  * once (a task holds its slot until its promise settles), at most `queues` wait behind them, and
  * anything beyond is refused, so the caller answers SERVER_THREADPOOL_EXHAUSTED at once instead of
  * letting work pile up without bound on the one event loop.
  */
-export interface Executor {
+export interface Executor extends ThreadPoolSizes {
   /** What it is and its limits, for error messages: `threadpool=fixed threads=200 queues=0`. */
   readonly description: string;
-  readonly active: number;
-  readonly queued: number;
   /**
    * Runs `task(arg)` now or when a slot frees up; undefined when the executor is full (nothing was
    * started). `task` must not throw synchronously (return a rejected promise instead).
@@ -36,6 +36,7 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
   const waiting: Waiting[] = [];
   let head = 0;
   let active = 0;
+  let largest = 0;
 
   function release(): void {
     active--;
@@ -64,6 +65,10 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
 
   return {
     description,
+    threads,
+    get largest() {
+      return largest;
+    },
     get active() {
       return active;
     },
@@ -72,7 +77,7 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
     },
     run(task, arg) {
       if (active < threads) {
-        active++;
+        if (++active > largest) largest = active;
         return start(task, arg);
       }
       if (queues >= 0 && waiting.length - head >= queues) return undefined;
@@ -91,6 +96,8 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
 /** The `direct` dispatcher: every task runs at once on the I/O callback, with no limit. */
 export const directExecutor: Executor = {
   description: "dispatcher=direct",
+  threads: Number.POSITIVE_INFINITY,
+  largest: 0,
   active: 0,
   queued: 0,
   run(task, arg) {

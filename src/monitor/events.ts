@@ -75,7 +75,7 @@ export interface RegistryOperated {
   readonly succeeded: boolean;
 }
 
-export interface ThreadPoolChanged {
+interface ThreadPoolChanged {
   /** The server's `host:port` whose requests the pool admits. */
   readonly server: string;
   /** Its live sizes, read when a reader samples them (a metrics scrape), never per call. */

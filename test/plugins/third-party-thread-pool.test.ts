@@ -32,6 +32,12 @@ const recordingPool: ThreadPool = (url) => {
     get queued() {
       return inner.queued;
     },
+    get threads() {
+      return inner.threads;
+    },
+    get largest() {
+      return inner.largest;
+    },
     run(task, arg) {
       admitted.push(arg);
       return inner.run(task, arg);

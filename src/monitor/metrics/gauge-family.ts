@@ -2,7 +2,7 @@
 export type Labels = Readonly<Record<string, string>>;
 
 /** A label value as the exposition format escapes it. */
-export function escapeLabel(value: string): string {
+function escapeLabel(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
 }
 

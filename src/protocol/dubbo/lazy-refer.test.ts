@@ -24,6 +24,7 @@ async function countingProvider(index: number) {
       counts.open += up ? 1 : -1;
     },
     poolExhausted() {},
+    threadPool() {},
   };
   const protocol = createDubboProtocol({ logger: silentLogger, shutdownWaitMs: 0, observer });
   protocols.push(protocol);

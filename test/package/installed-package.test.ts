@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -32,6 +33,7 @@ import {
 import { readmeSnippets } from "./readme-snippet.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/consumer-project", import.meta.url));
+const GENERATED_GREETER = fileURLToPath(new URL("../triple/gen/greeter_pb.ts", import.meta.url));
 const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
 const MANIFEST = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
   version: string;
@@ -110,7 +112,10 @@ before(
       JSON.stringify({ name: "consumer", private: true, type: "module" }),
     );
     writeFileSync(join(project, "cjs", "package.json"), JSON.stringify({ type: "commonjs" }));
-    // Every README snippet is type-checked with the consumer; the first one also runs.
+    // Every README snippet is type-checked with the consumer; the first one also runs. The Triple
+    // IDL snippet imports protoc-gen-es output, as a user's project has it: the tests' own.
+    mkdirSync(join(project, "src", "gen"));
+    cpSync(GENERATED_GREETER, join(project, "src", "gen", "greeter_pb.ts"));
     for (const [index, snippet] of readmeSnippets().entries()) {
       writeFileSync(join(project, "src", `readme-${index + 1}.ts`), snippet);
     }

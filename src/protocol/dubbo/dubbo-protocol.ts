@@ -11,7 +11,6 @@ import {
   DEFAULT_SHARE_CONNECTIONS,
   DEFAULT_SHUTDOWN_WAIT_MS,
   DeadlineTimers,
-  type Exporter,
   type Invoker,
   type Protocol,
   RpcError,
@@ -27,10 +26,9 @@ import {
   type ManagedConnection,
 } from "../../transport/index.js";
 import { builtinThreadModel, type ThreadModel } from "../shared/dispatch/thread-model.js";
-import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { reconnectSettingOf } from "../shared/reconnect-setting.js";
-import { ServerSet } from "../shared/server-set.js";
+import { type ServedExporter, ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { DubboInvoker } from "./dubbo-invoker.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
@@ -54,9 +52,7 @@ export interface DubboProtocolOptions {
 }
 
 /** What `export` returns: the exporter and the URL it really serves on (the bound port). */
-export interface DubboExporter extends Exporter {
-  readonly url: Url;
-}
+export type DubboExporter = ServedExporter;
 
 export interface DubboProtocol extends Protocol {
   export(invoker: Invoker): Promise<DubboExporter>;
@@ -226,51 +222,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
     },
     async export(invoker) {
       assertAlive("export", invoker.url);
-      const server = await serverFor(invoker.url);
-      if (server.tlsProfile !== tlsProfile(invoker.url)) {
-        throw new RpcError(
-          `cannot export ${invoker.url.serviceKey} at ${server.address}: the server there was started ` +
-            `${server.tlsProfile === undefined ? "without TLS" : "with other TLS settings"}; give services on one port the same protocol \`ssl\` settings, or another port`,
-          Code.FailedPrecondition,
-        );
-      }
-      // With `bind.port` the URL's own port is the one registered (Java's DUBBO_PORT_TO_REGISTRY);
-      // otherwise it is the bound one (port 0 binds a free port).
-      const url = invoker.url.has("bind.port")
-        ? invoker.url.withParams({ "bind.port": String(server.port) })
-        : invoker.url.with({ port: server.port });
-      const path = url.path || url.serviceInterface;
-      const key = providerServiceKey(path, url.get("group"), url.get("version"));
-      if (server.table.has(key)) {
-        throw new RpcError(
-          `${key} is already exported at ${server.address}; unexport it first or export another group/version`,
-          Code.AlreadyExists,
-        );
-      }
-      const service: ExportedService = {
-        key,
-        path,
-        url,
-        invoker,
-        methods: exportedMethodsOf(invoker),
-      };
-      server.table.add(service);
-      let unexported = false;
-      const exporter: DubboExporter = {
-        invoker,
-        url,
-        async unexport() {
-          if (unexported) return;
-          unexported = true;
-          exporters.delete(exporter);
-          server.table.remove(service);
-          // The last service of a server takes the server (and its port) with it.
-          if (server.table.size === 0) await servers.close(server);
-          await invoker.destroy();
-        },
-      };
-      exporters.add(exporter);
-      return exporter;
+      return servers.exportOn(await serverFor(invoker.url), invoker, exporters);
     },
     async refer(url) {
       assertAlive("refer to", url);

@@ -1,11 +1,29 @@
-import type { Url } from "../../core/index.js";
+import { Code, type Exporter, type Invoker, RpcError, type Url } from "../../core/index.js";
 import { formatHostPort } from "../../transport/index.js";
+import {
+  type ExportedService,
+  type ExporterTable,
+  exportedMethodsOf,
+  providerServiceKey,
+} from "./exporter-table.js";
+import { tlsProfile } from "./tls-settings.js";
 
 /** What a protocol's provider server must offer to be shared by the services exported on it. */
 export interface SharedServer {
   /** The port it bound (the real one when the URL asked for port 0). */
   readonly port: number;
+  /** `host:port` it serves, for messages. */
+  readonly address: string;
+  /** The TLS setup it serves (see `tlsProfile`), `undefined` for plain TCP. */
+  readonly tlsProfile: string | undefined;
+  /** The services exported on it, by service key. */
+  readonly table: ExporterTable;
   close(): Promise<void>;
+}
+
+/** What `export` returns: the exporter and the URL it really serves on (the bound port). */
+export interface ServedExporter extends Exporter {
+  readonly url: Url;
 }
 
 /**
@@ -51,6 +69,51 @@ export class ServerSet<S extends SharedServer> {
       if (server !== undefined) started.add(server);
     }
     return [...started];
+  }
+
+  /**
+   * Serves `invoker` on `server` (found or started by {@link serverFor}) under its service key and
+   * adds its exporter to `exporters`; unexporting the server's last service closes the server.
+   */
+  exportOn(server: S, invoker: Invoker, exporters: Set<ServedExporter>): ServedExporter {
+    if (server.tlsProfile !== tlsProfile(invoker.url)) {
+      throw new RpcError(
+        `cannot export ${invoker.url.serviceKey} at ${server.address}: the server there was started ` +
+          `${server.tlsProfile === undefined ? "without TLS" : "with other TLS settings"}; give services on one port the same protocol \`ssl\` settings, or another port`,
+        Code.FailedPrecondition,
+      );
+    }
+    // With `bind.port` the URL's own port is the one registered (Java's DUBBO_PORT_TO_REGISTRY);
+    // otherwise it is the bound one (port 0 binds a free port).
+    const url = invoker.url.has("bind.port")
+      ? invoker.url.withParams({ "bind.port": String(server.port) })
+      : invoker.url.with({ port: server.port });
+    const path = url.path || url.serviceInterface;
+    const key = providerServiceKey(path, url.get("group"), url.get("version"));
+    if (server.table.has(key)) {
+      throw new RpcError(
+        `${key} is already exported at ${server.address}; unexport it first or export another group/version`,
+        Code.AlreadyExists,
+      );
+    }
+    const service: ExportedService = { key, path, url, invoker, methods: exportedMethodsOf(invoker) };
+    server.table.add(service);
+    let unexported = false;
+    const exporter: ServedExporter = {
+      invoker,
+      url,
+      unexport: async () => {
+        if (unexported) return;
+        unexported = true;
+        exporters.delete(exporter);
+        server.table.remove(service);
+        // The last service of a server takes the server (and its port) with it.
+        if (server.table.size === 0) await this.close(server);
+        await invoker.destroy();
+      },
+    };
+    exporters.add(exporter);
+    return exporter;
   }
 
   /** Closes one server (its last service was unexported) and forgets every address it had. */

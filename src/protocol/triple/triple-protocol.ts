@@ -9,15 +9,13 @@ import {
   DEFAULT_SHUTDOWN_WAIT_MS,
   DEFAULT_TRIPLE_PORT,
   DeadlineTimers,
-  type Exporter,
   type Invoker,
   type Logger,
   type Protocol,
   RpcError,
   type Url,
 } from "../../core/index.js";
-import { type ExportedService, exportedMethodsOf, providerServiceKey } from "../shared/exporter-table.js";
-import { ServerSet } from "../shared/server-set.js";
+import { type ServedExporter, ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { ClientConnection } from "./client-connection.js";
 import { TripleInvoker } from "./triple-invoker.js";
@@ -28,10 +26,6 @@ export const TRIPLE_PROTOCOL = "tri";
 
 export interface TripleProtocolOptions {
   readonly logger?: Logger;
-}
-
-interface TripleExporter extends Exporter {
-  readonly url: Url;
 }
 
 interface SharedConnection {
@@ -50,7 +44,7 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
   const logger = options.logger ?? consoleLogger;
   const servers = new ServerSet<TripleServer>();
   const connections = new Map<string, SharedConnection>();
-  const exporters = new Set<TripleExporter>();
+  const exporters = new Set<ServedExporter>();
   const references = new Set<TripleInvoker>();
   const deadlines = new DeadlineTimers({ keepAlive: true });
   let destroyed = false;
@@ -118,51 +112,9 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
   return {
     name: TRIPLE_PROTOCOL,
     defaultPort: DEFAULT_TRIPLE_PORT,
-    async export(invoker: Invoker): Promise<TripleExporter> {
+    async export(invoker: Invoker): Promise<ServedExporter> {
       assertAlive("export", invoker.url);
-      const server = await serverFor(invoker.url);
-      if (server.tlsProfile !== tlsProfile(invoker.url)) {
-        throw new RpcError(
-          `cannot export ${invoker.url.serviceKey} at ${server.address}: the server there was started ` +
-            `${server.tlsProfile === undefined ? "without TLS" : "with other TLS settings"}; give services on one port the same protocol \`ssl\` settings, or another port`,
-          Code.FailedPrecondition,
-        );
-      }
-      const url = invoker.url.has("bind.port")
-        ? invoker.url.withParams({ "bind.port": String(server.port) })
-        : invoker.url.with({ port: server.port });
-      const path = url.path || url.serviceInterface;
-      const key = providerServiceKey(path, url.get("group"), url.get("version"));
-      if (server.table.has(key)) {
-        throw new RpcError(
-          `${key} is already exported at ${server.address}; unexport it first or export another group/version`,
-          Code.AlreadyExists,
-        );
-      }
-      const service: ExportedService = {
-        key,
-        path,
-        url,
-        invoker,
-        methods: exportedMethodsOf(invoker),
-      };
-      server.table.add(service);
-      let unexported = false;
-      const exporter: TripleExporter = {
-        invoker,
-        url,
-        async unexport() {
-          if (unexported) return;
-          unexported = true;
-          exporters.delete(exporter);
-          server.table.remove(service);
-          // The last service of a server takes the server (and its port) with it.
-          if (server.table.size === 0) await servers.close(server);
-          await invoker.destroy();
-        },
-      };
-      exporters.add(exporter);
-      return exporter;
+      return servers.exportOn(await serverFor(invoker.url), invoker, exporters);
     },
     async refer(url: Url): Promise<Invoker> {
       assertAlive("refer to", url);

@@ -1,5 +1,5 @@
 // dubbo-ts/extension: what a third-party extension is written against (filters, protocols, load
-// balancers, routers, clusters, mergers, registries, thread pools, dispatchers), under the same
+// balancers, routers, clusters, mergers, registries, thread pools, dispatchers, serializations), under the same
 // semantic-versioning promise as the main entry. Package extensions as a Plugin and pass it to `createDubbo({ plugins: [mine] })`
 // (or register one directly: `app.extensions.loadBalance.register("mine", factory)`). The README
 // lists the contracts.
@@ -77,3 +77,4 @@ export {
   ROUTERS_CATEGORY,
   registryPlugin,
 } from "./registry/index.js";
+export type { ObjectInput, ObjectOutput, Serialization } from "./serialize/index.js";

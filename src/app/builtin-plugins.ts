@@ -7,6 +7,7 @@ import { BUILTIN_DISPATCHERS, BUILTIN_THREAD_POOLS } from "../protocol/shared/in
 import { createTripleProtocol, TRIPLE_PROTOCOL } from "../protocol/triple/index.js";
 import { embeddedRegistryPlugin } from "../registry/dubbo/embedded-registry-plugin.js";
 import { zookeeperRegistryPlugin } from "../registry/index.js";
+import { BUILTIN_SERIALIZATIONS } from "../serialize/index.js";
 import type { Plugin } from "./extension-types.js";
 
 /** The in-process protocol (Java's `injvm`). */
@@ -29,6 +30,7 @@ const dubboProtocolPlugin: Plugin = {
         observer: monitorObserver(points.monitor),
         deadlines: context.deadlines,
         threadModel: context.threadModel,
+        serializations: context.serializations,
       }),
     );
   },
@@ -40,6 +42,15 @@ const threadModelPlugin: Plugin = {
   register: (points) => {
     for (const [name, pool] of BUILTIN_THREAD_POOLS) points.threadPool.register(name, pool);
     for (const [name, dispatcher] of BUILTIN_DISPATCHERS) points.dispatcher.register(name, dispatcher);
+  },
+};
+
+/** The body serializations: Hessian 2 (id 2, the default) and fastjson's JSON (id 6). */
+const serializationPlugin: Plugin = {
+  name: "serialization",
+  register: (points) => {
+    for (const [name, serialization] of BUILTIN_SERIALIZATIONS)
+      points.serialization.register(name, serialization);
   },
 };
 
@@ -60,6 +71,7 @@ export const BUILTIN_PLUGINS: readonly Plugin[] = Object.freeze([
   dubboProtocolPlugin,
   tripleProtocolPlugin,
   threadModelPlugin,
+  serializationPlugin,
   filterPlugin,
   monitorPlugin,
   clusterPlugin,

@@ -6,10 +6,8 @@ import {
   toRegistryUrls,
 } from "../config/index.js";
 import { Code, RpcError } from "../core/index.js";
+import { SerializationTable } from "../serialize/index.js";
 import type { Extensions } from "./extensions.js";
-
-/** Serializations the dubbo protocol encodes bodies with (Java's `serialization` key). */
-const SERIALIZATIONS: readonly string[] = ["hessian2"];
 
 function namesOf(extensions: Extensions, point: ExtensionPointName): readonly string[] {
   switch (point) {
@@ -24,7 +22,7 @@ function namesOf(extensions: Extensions, point: ExtensionPointName): readonly st
     case "filter":
       return extensions.filter.names();
     case "serialization":
-      return SERIALIZATIONS;
+      return extensions.serialization.names();
     case "threadpool":
       return extensions.threadPool.names();
     case "dispatcher":
@@ -56,9 +54,11 @@ export function assertNamesKnown(uses: readonly ExtensionNameUse[], extensions: 
 
 /**
  * Lets each plugin check its own part of the configuration: every registry URL (address and
- * `parameters`) goes to its registry type's `validate`. Runs after the names are known to exist.
+ * `parameters`) goes to its registry type's `validate`, and every serialization's header id is
+ * checked (1 to 31, unique). Runs after the names are known to exist.
  */
 export function assertPluginSettings(config: DubboConfig, extensions: Extensions): void {
+  new SerializationTable(extensions.serialization).assertValid();
   for (const [id, registry] of Object.entries(config.registries)) {
     for (const url of toRegistryUrls(registry, config.application)) {
       extensions.registry.get(url.protocol).validate?.(url, `registries.${id}`);

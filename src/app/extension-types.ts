@@ -11,6 +11,7 @@ import type {
 import type { MonitorEvents } from "../monitor/index.js";
 import type { Dispatcher, ThreadModel, ThreadPool } from "../protocol/shared/index.js";
 import type { RegistryExtension } from "../registry/index.js";
+import type { Serialization } from "../serialize/index.js";
 
 /** What a protocol factory receives from its application. */
 export interface ProtocolContext {
@@ -20,6 +21,8 @@ export interface ProtocolContext {
   readonly logger: AppLogger;
   /** The application's thread pools and dispatchers, which a server looks up once, at its first export. */
   readonly threadModel: ThreadModel;
+  /** The application's serializations: a protocol writes by a URL's `serialization` and reads by a body's id. */
+  readonly serializations: ExtensionPoint<Serialization>;
 }
 
 /** Creates one protocol instance per application, the first time a service or reference uses it. */
@@ -45,6 +48,8 @@ export interface Extensions {
   readonly threadPool: ExtensionPoint<ThreadPool>;
   /** Which requests go through the thread pool, by `dispatcher` name (`all`, `direct`, …). */
   readonly dispatcher: ExtensionPoint<Dispatcher>;
+  /** Body serializations by `serialization` name (`hessian2`, `fastjson`); each has its frame-header id. */
+  readonly serialization: ExtensionPoint<Serialization>;
   /** Consumer-side call statistics shared by leastactive, shortestresponse and the actives filter. */
   readonly rpcStatus: RpcStatusTable;
   /** The application's monitor stream: subscribe to its call events (`monitor.on("callFinished", …)`). */

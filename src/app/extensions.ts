@@ -5,6 +5,7 @@ import {
   DEFAULT_CLUSTER,
   DEFAULT_DISPATCHER,
   DEFAULT_LOADBALANCE,
+  DEFAULT_SERIALIZATION,
   DEFAULT_THREADPOOL,
   ExtensionPoint,
   type FilterExtension,
@@ -15,6 +16,7 @@ import {
 import { MonitorEvents } from "../monitor/index.js";
 import type { Dispatcher, ThreadPool } from "../protocol/shared/index.js";
 import { createRegistryFactories } from "../registry/index.js";
+import type { Serialization } from "../serialize/index.js";
 import { BUILTIN_PLUGINS } from "./builtin-plugins.js";
 import type { Extensions, Plugin, ProtocolFactory } from "./extension-types.js";
 
@@ -40,6 +42,7 @@ export function createExtensions(options: ExtensionsOptions = {}): Extensions {
     registry: createRegistryFactories(),
     threadPool: new ExtensionPoint<ThreadPool>("threadpool", DEFAULT_THREADPOOL),
     dispatcher: new ExtensionPoint<Dispatcher>("dispatcher", DEFAULT_DISPATCHER),
+    serialization: new ExtensionPoint<Serialization>("serialization", DEFAULT_SERIALIZATION),
     rpcStatus: new RpcStatusTable(),
     monitor: new MonitorEvents(logger),
     logger,

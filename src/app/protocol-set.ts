@@ -36,6 +36,7 @@ export class ProtocolSet {
       logger: this.#logger,
       deadlines: this.#deadlines,
       threadModel: { threadPool: this.#extensions.threadPool, dispatcher: this.#extensions.dispatcher },
+      serializations: this.#extensions.serialization,
     });
     const wrapped = wrapProtocolWithFilters(raw, this.#extensions.filter);
     this.#raw.set(name, raw);

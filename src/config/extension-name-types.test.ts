@@ -15,5 +15,6 @@ describe("BUILTIN_EXTENSION_NAMES", () => {
     assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.filter), sorted(extensions.filter.names()));
     assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.threadpool), sorted(extensions.threadPool.names()));
     assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.dispatcher), sorted(extensions.dispatcher.names()));
+    assert.deepEqual(sorted(BUILTIN_EXTENSION_NAMES.serialization), sorted(extensions.serialization.names()));
   });
 });

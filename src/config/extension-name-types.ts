@@ -36,7 +36,7 @@ export const BUILTIN_EXTENSION_NAMES = {
     "observationsender",
     "observationreceiver",
   ],
-  serialization: ["hessian2"],
+  serialization: ["hessian2", "fastjson"],
   threadpool: ["fixed", "limited", "cached", "eager", "worker"],
   dispatcher: ["all", "direct", "message", "execution", "connection"],
 } as const satisfies Readonly<Record<ExtensionPointName, readonly string[]>>;

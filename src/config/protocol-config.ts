@@ -67,7 +67,12 @@ export interface ProtocolConfig {
   heartbeatMs?: number;
   /** Idle ms before a silent connection is closed. Default 3 × heartbeat. URL key `heartbeat.timeout`. */
   heartbeatTimeoutMs?: number;
-  /** Serialization: "hessian2", ... Default "hessian2". URL key `serialization`. */
+  /**
+   * Serialization of request and response bodies: "hessian2" (id 2, Java's default) or "fastjson"
+   * (JSON, id 6), or one a plugin registers. Default "hessian2". URL key `serialization`; consumers
+   * write in it (the registered URL carries it and `prefer.serialization`), and a provider reads
+   * every serialization it has and answers in the request's.
+   */
   serialization?: ExtensionName<"serialization">;
   /** Ms to drain in-flight calls at shutdown. Default 10000. Java `dubbo.service.shutdown.wait`. */
   shutdownWaitMs?: number;

@@ -24,11 +24,19 @@ describe("serialization", () => {
     assert.equal(input.offset, body.length);
     // Bodies handed out stay intact while the next ones are written.
     const copy = Buffer.from(body);
-    const next = s.createOutput();
-    next.writeValue("x".repeat(100));
-    next.finish();
+    out.writeValue("x".repeat(100));
+    out.finish();
     assert.deepEqual(body, copy);
-    assert.throws(() => out.finish(), RpcError);
+    // The output is reused body after body; each body starts its class definitions afresh.
+    out.writeValue({ id: 3, name: "c" }, User);
+    const again = out.finish();
+    assert.deepEqual(s.createInput(again).readValue(User), javaObject("com.foo.User", { id: 3, name: "c" }));
+    // Spliced bytes and a dropped half-written body.
+    out.writeValue("dropped");
+    out.reset();
+    out.writeBytes(Buffer.from([0x91]));
+    out.writeValue(5, java.int);
+    assert.deepEqual([...out.finish()], [0x91, 0x95]);
   });
 
   it("serialization - hessian2 errors name the argument path", () => {
@@ -49,12 +57,19 @@ describe("serialization", () => {
     out.writeValue("2.0.2");
     out.writeValue({ id: 2n ** 60n, when: new Date(5), tags: new Set(["a"]) });
     out.writeValue(new Map([["k", 1]]));
+    out.writeBytes(Buffer.from("7\n"));
     const body = out.finish();
-    assert.equal(body.toString(), '"2.0.2"\n{"id":1152921504606846976,"when":5,"tags":["a"]}\n{"k":1}\n');
+    assert.equal(body.toString(), '"2.0.2"\n{"id":1152921504606846976,"when":5,"tags":["a"]}\n{"k":1}\n7\n');
     const input = s.createInput(body);
     assert.equal(input.readValue(), "2.0.2");
     assert.deepEqual(input.readValue(), { id: 2 ** 60, when: 5, tags: ["a"] });
     assert.deepEqual(input.readValue(java.Map(java.String, java.int)), new Map([["k", 1]]));
+    assert.equal(input.readValue(), 7);
+    assert.equal(input.remaining, 0);
+    out.writeValue("dropped");
+    out.reset();
+    out.writeValue(null);
+    assert.equal(out.finish().toString(), "null\n");
     assert.throws(
       () => input.readValue(),
       (e: unknown) => e instanceof RpcError && e.code === Code.DataLoss,

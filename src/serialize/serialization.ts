@@ -1,21 +1,48 @@
 import type { JavaType } from "../core/index.js";
 
-/** Writes the values of one frame body, in order; class definitions and references span the body. */
+/**
+ * Writes frame bodies, one after another: the values of a body in order (class definitions and
+ * references span the body), then `finish()`. A codec keeps one output and reuses it for every
+ * body it writes, so an implementation should keep its buffers between bodies.
+ */
 export interface ObjectOutput {
-  /** `path` names the value in errors (e.g. `args[0]`). */
+  /** `path` names the value in errors (e.g. `args[0]`). On error nothing of this value is kept. */
   writeValue(value: unknown, type?: JavaType, path?: string): void;
-  /** Ends the body and returns its bytes (the caller may keep them). */
+  /**
+   * Appends bytes as they are: room the caller fills in later (the frame header), or values a
+   * `finish()` of this serialization returned that need nothing from the rest of the body (the
+   * codec splices only strings and maps of scalars, which in Hessian 2 take no class-definition
+   * or back-reference slot that a later value could point at).
+   */
+  writeBytes(bytes: Uint8Array): void;
+  /** Ends the body and returns its bytes (the caller may keep them); the output starts the next body. */
   finish(): Buffer;
+  /** Drops what was written since the last `finish()` (a body abandoned half way). */
+  reset(): void;
 }
 
 /** Reads the values of one frame body, in order. */
 export interface ObjectInput {
   readValue(type?: JavaType): unknown;
+  /**
+   * Optional: reads a value into `target[index]` and records the Java type it arrived as when its
+   * JS value would write back as another one (a Long sent for an Object parameter), so a
+   * pass-through or `$echo` answers it as the same Java type. Without it the codec uses `readValue`.
+   */
+  readSlot?(target: unknown[], index: number, type?: JavaType): unknown;
   /** Where the next value starts in the bytes given. */
   readonly offset: number;
+  /** Bytes left after `offset` (0: the body has no more values). */
+  readonly remaining: number;
 }
 
-/** A Dubbo serialization: the id travels in the frame header (hessian2 = 2, fastjson = 6). */
+/**
+ * A Dubbo serialization (Java's `Serialization` extension): the id travels in the low five bits of
+ * the frame header's flag byte (hessian2 = 2, fastjson = 6), so it is 1 to 31 and unique among an
+ * application's serializations. Register one with a plugin:
+ * `points.serialization.register("mine", mySerialization)`; a protocol's or reference's
+ * `serialization` setting then names it.
+ */
 export interface Serialization {
   readonly id: number;
   readonly name: string;

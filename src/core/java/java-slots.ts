@@ -43,6 +43,20 @@ export function slotTypeOfValue(values: readonly unknown[], value: unknown): Jav
   return undefined;
 }
 
+/**
+ * The type to write `values[index]` as: its declared type, or, where that is absent or Object, the
+ * Java type the slot recorded when it was decoded, while the value still fits it.
+ */
+export function slotWriteType(
+  values: readonly unknown[],
+  index: number,
+  declared: JavaType | undefined,
+): JavaType | undefined {
+  if (declared !== undefined && declared.kind !== "object") return declared;
+  const recorded = slotTypeOf(values, index);
+  return recorded !== undefined && fitsSlotType(values[index], recorded) ? recorded : declared;
+}
+
 /** Records the Java type of one slot. */
 export function setSlotType(container: object, key: SlotKey, type: JavaType): void {
   let slots = (container as Carrier)[SLOTS];

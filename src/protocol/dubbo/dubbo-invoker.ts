@@ -15,11 +15,12 @@ import {
   TIMEOUT_ATTACHMENT,
   type Url,
 } from "../../core/index.js";
+import type { Serialization, SerializationTable } from "../../serialize/index.js";
 import type { ConnectionHolder } from "../../transport/index.js";
-import { BodyWriterSlot } from "./codec/body-writer.js";
+import { BodyOutputSlot } from "./codec/body-output.js";
 import { encodeAttachments, encodeRequestFrame, encodeRequestHead } from "./codec/request-body.js";
 import { decodeResponseBody } from "./codec/response-body.js";
-import type { CallLabels, ExchangeClient } from "./exchange/index.js";
+import type { CallLabels, ExchangeClient, Response } from "./exchange/index.js";
 
 /**
  * A method's call settings, read from the reference URL once (first call), never per call, and the
@@ -30,7 +31,7 @@ interface MethodPlan {
   readonly oneWay: boolean;
   /** The parameter types `head` was encoded for (a stub passes the same array on every call). */
   headTypes: readonly JavaType[] | undefined;
-  /** Dubbo version, path, version, method and descriptor, Hessian-encoded. */
+  /** Dubbo version, path, version, method and descriptor, encoded in the reference's serialization. */
   head: Buffer | undefined;
   /** The attachments of a call that adds none of its own, encoded, by the `timeout` they carry. */
   readonly encodedAttachments: Map<number, Buffer>;
@@ -76,7 +77,8 @@ export class DubboInvoker implements Invoker {
   readonly #base: Readonly<Record<string, unknown>>;
   readonly #plans = new Map<string, MethodPlan>();
   readonly #timeouts: AttemptTimeouts;
-  readonly #slot = new BodyWriterSlot();
+  readonly #slot: BodyOutputSlot;
+  readonly #serializations: SerializationTable;
   readonly #onDestroy: ((invoker: DubboInvoker) => void) | undefined;
   #destroyed = false;
 
@@ -84,6 +86,10 @@ export class DubboInvoker implements Invoker {
     url: Url,
     holder: ConnectionHolder<ExchangeClient>,
     options: {
+      /** What the requests are written in (the URL's `serialization`, as the protocol chose it). */
+      readonly serialization: Serialization;
+      /** Where a response's header id finds the serialization its body is in. */
+      readonly serializations: SerializationTable;
       /** Told once when this invoker is destroyed (its protocol stops holding it). */
       readonly onDestroy?: (invoker: DubboInvoker) => void;
     },
@@ -94,6 +100,8 @@ export class DubboInvoker implements Invoker {
     this.#path = url.path || url.serviceInterface;
     this.#version = url.string("version", DEFAULT_SERVICE_VERSION);
     this.#onDestroy = options.onDestroy;
+    this.#slot = new BodyOutputSlot(options.serialization);
+    this.#serializations = options.serializations;
     this.#timeouts = new AttemptTimeouts(url);
     const base: Record<string, unknown> = { interface: url.serviceInterface };
     const group = url.get("group");
@@ -107,7 +115,11 @@ export class DubboInvoker implements Invoker {
     let plan = this.#plans.get(method);
     if (plan === undefined) {
       plan = {
-        labels: Object.freeze({ service: this.url.serviceInterface, method }),
+        labels: Object.freeze({
+          service: this.url.serviceInterface,
+          method,
+          serializationId: this.#slot.serialization.id,
+        }),
         oneWay: !this.url.methodBoolean(method, "return", true),
         headTypes: undefined,
         head: undefined,
@@ -222,7 +234,7 @@ export class DubboInvoker implements Invoker {
     return client.requestFramed(frame, plan.labels, timeoutMs, signal).then((response) => {
       let decoded: ReturnType<typeof decodeResponseBody>;
       try {
-        decoded = decodeResponseBody(response.body, inv.returnType);
+        decoded = decodeResponseBody(this.#serializationOf(response), response.body, inv.returnType);
       } catch (error) {
         const cause = RpcError.from(error, Code.Internal);
         throw new RpcError(
@@ -234,6 +246,17 @@ export class DubboInvoker implements Invoker {
       if (decoded.exception !== undefined) throw decoded.exception;
       return resultOf(decoded.value, decoded.attachments);
     });
+  }
+
+  /** The serialization a response's header names (a provider answers in the request's, as Java does). */
+  #serializationOf(response: Response): Serialization {
+    const serialization = this.#serializations.byId(response.serializationId);
+    if (serialization !== undefined) return serialization;
+    throw new RpcError(
+      `its body is in serialization id ${response.serializationId}, which this application does not have ` +
+        `(registered: ${this.#serializations.describe()}; it sent ${this.#slot.serialization.name}, id ${this.#slot.serialization.id})`,
+      Code.Internal,
+    );
   }
 
   /**

@@ -11,11 +11,18 @@ import {
   DEFAULT_SHARE_CONNECTIONS,
   DEFAULT_SHUTDOWN_WAIT_MS,
   DeadlineTimers,
+  type ExtensionPoint,
   type Invoker,
   type Protocol,
   RpcError,
   type Url,
 } from "../../core/index.js";
+import {
+  builtinSerializations,
+  preferredSerialization,
+  type Serialization,
+  SerializationTable,
+} from "../../serialize/index.js";
 import {
   type ConnectionPool,
   consoleLogger,
@@ -30,6 +37,7 @@ import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { reconnectSettingOf } from "../shared/reconnect-setting.js";
 import { type ServedExporter, ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
+import { serializationEventCodec } from "./codec/event-bodies.js";
 import { DubboInvoker } from "./dubbo-invoker.js";
 import { createDubboServer, type DubboServer } from "./dubbo-server.js";
 import { createExchangeClient, type ExchangeClient } from "./exchange/index.js";
@@ -49,6 +57,8 @@ export interface DubboProtocolOptions {
   readonly deadlines?: DeadlineTimers;
   /** The application's thread pools and dispatchers, by name (default: the built-ins only). */
   readonly threadModel?: ThreadModel;
+  /** The application's serializations, by name (default: the built-ins, hessian2 and fastjson). */
+  readonly serializations?: ExtensionPoint<Serialization>;
 }
 
 /** What `export` returns: the exporter and the URL it really serves on (the bound port). */
@@ -110,6 +120,8 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
   /** The timeouts of every call on every link, on one timer per distinct timeout. */
   const deadlines = options.deadlines ?? new DeadlineTimers({ keepAlive: true });
   const threadModel = options.threadModel ?? builtinThreadModel();
+  const serializations = new SerializationTable(options.serializations ?? builtinSerializations());
+  const eventCodec = serializationEventCodec(serializations);
   let destroyed = false;
 
   function managedConnection(
@@ -131,6 +143,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
       payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
       ...(tls === undefined ? {} : { tls }),
       deadlines,
+      codec: eventCodec,
       ...(options.observer === undefined
         ? {}
         : { onConnection: (peer: string, up: boolean) => options.observer!.connection(peer, "client", up) }),
@@ -171,6 +184,21 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
     return loaded;
   }
 
+  /**
+   * What a reference writes its requests in (Java 3's rule: `prefer.serialization`, then
+   * `serialization`, then hessian2); a name this application lacks is reported and skipped.
+   */
+  function serializationOf(url: Url): Serialization {
+    const configured = url.get("serialization");
+    if (configured !== undefined && configured !== "" && serializations.byName(configured) === undefined) {
+      logger.warn(
+        `serialization=${configured} on ${url.serviceKey} at ${url.address} names no serialization here ` +
+          `(registered: ${serializations.describe()}); its calls use another (register it with a plugin)`,
+      );
+    }
+    return preferredSerialization(serializations, url.get("prefer.serialization"), configured);
+  }
+
   function assertAlive(what: string, url: Url): void {
     if (destroyed) {
       throw new RpcError(
@@ -192,6 +220,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
           shutdownWaitMs: url.number("shutdown.wait", options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS),
           observer: options.observer,
           threadModel,
+          serializations,
           ...(tls === undefined ? {} : { tls }),
           ...(profile === undefined ? {} : { tlsProfile: profile }),
         });
@@ -227,6 +256,7 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
     async refer(url) {
       assertAlive("refer to", url);
       reconnectSettingOf(url); // a bad `reconnect` fails here rather than at the first reconnect
+      const serialization = serializationOf(url);
       const lazy = url.boolean("lazy", DEFAULT_LAZY);
       const connections = url.number("connections", DEFAULT_CONNECTIONS);
       const profile = tlsProfile(url);
@@ -249,7 +279,11 @@ export function createDubboProtocol(options: DubboProtocolOptions = {}): DubboPr
         await holder.close();
         throw error;
       }
-      const invoker = new DubboInvoker(url, holder, { onDestroy: forgetInvoker });
+      const invoker = new DubboInvoker(url, holder, {
+        serialization,
+        serializations,
+        onDestroy: forgetInvoker,
+      });
       references.add(invoker);
       return invoker;
     },

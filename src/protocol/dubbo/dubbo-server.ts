@@ -1,5 +1,6 @@
 import type { TlsOptions } from "node:tls";
 import { DEFAULT_ACCEPTS, DEFAULT_HEARTBEAT_MS, DEFAULT_PAYLOAD_BYTES, type Url } from "../../core/index.js";
+import type { SerializationTable } from "../../serialize/index.js";
 import { formatHostPort, type Logger } from "../../transport/index.js";
 import { resolveExecutor, type ThreadModel } from "../shared/dispatch/thread-model.js";
 import { ExporterTable } from "../shared/exporter-table.js";
@@ -33,6 +34,8 @@ export interface DubboServerOptions {
   readonly observer?: ProtocolObserver | undefined;
   /** Where the URL's `threadpool` and `dispatcher` names are looked up. */
   readonly threadModel: ThreadModel;
+  /** The application's serializations, by the header id a request names. */
+  readonly serializations: SerializationTable;
 }
 
 export async function createDubboServer(options: DubboServerOptions): Promise<DubboServer> {
@@ -58,7 +61,14 @@ export async function createDubboServer(options: DubboServerOptions): Promise<Du
     handler: (request) => handler!(request),
   });
   const address = formatHostPort(exchange.host, exchange.port);
-  handler = createProviderHandler({ table, executor, address, logger, observer: options.observer });
+  handler = createProviderHandler({
+    table,
+    executor,
+    address,
+    logger,
+    observer: options.observer,
+    serializations: options.serializations,
+  });
   options.observer?.threadPool(address, executor, true);
   let closing: Promise<void> | undefined;
   return {

@@ -1,7 +1,7 @@
 // The dubbo protocol: Dubbo 2 framing and exchange, request/response bodies exactly as Java's
 // DubboCodec writes them, the consumer invoker, the provider server (on the shared thread model,
 // exporter table and TLS settings of protocol/shared), graceful shutdown.
-export { BodyWriterSlot } from "./codec/body-writer.js";
+export { BodyOutputSlot } from "./codec/body-output.js";
 export { intVersion, supportsResponseAttachments } from "./codec/dubbo-version.js";
 export {
   encodeRequestBody,

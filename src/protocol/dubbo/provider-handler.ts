@@ -9,13 +9,14 @@ import {
   slotTypeOf,
   slotTypeOfValue,
 } from "../../core/index.js";
+import type { SerializationTable } from "../../serialize/index.js";
 import type { Logger } from "../../transport/index.js";
 import type { Executor } from "../shared/dispatch/executor.js";
 import type { ExportedService, ExporterTable } from "../shared/exporter-table.js";
 import { findOverload, providerServiceKey } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { ProviderInvocation, timeoutFromAttachment } from "../shared/provider-invocation.js";
-import { BodyWriterSlot } from "./codec/body-writer.js";
+import { BodyOutputSlot } from "./codec/body-output.js";
 import { supportsResponseAttachments } from "./codec/dubbo-version.js";
 import { type RequestHead, readRequestArgs, readRequestAttachments } from "./codec/request-body.js";
 import { RequestCache } from "./codec/request-cache.js";
@@ -26,7 +27,14 @@ import { Status } from "./exchange/index.js";
 /** Descriptors seen on the wire, parsed once (bounded: a hostile peer cannot grow it forever). */
 const DESCRIPTOR_CACHE_LIMIT = 1024;
 
+/** What the handler keeps per serialization a consumer used: its reused output and request cache. */
+interface SerializationCodec {
+  readonly slot: BodyOutputSlot;
+  readonly requests: RequestCache;
+}
+
 interface PendingCall {
+  readonly codec: SerializationCodec;
   readonly service: ExportedService;
   readonly invocation: ProviderInvocation;
   readonly attach: boolean;
@@ -39,6 +47,8 @@ export interface ProviderHandlerOptions {
   readonly address: string;
   readonly logger: Logger;
   readonly observer?: ProtocolObserver | undefined;
+  /** Where a request's header id finds the serialization its body is in (and its answer goes out in). */
+  readonly serializations: SerializationTable;
 }
 
 /** A request naming a method and parameter types the exported contract does not have, with Java's status for it. */
@@ -64,10 +74,31 @@ function typeNamesOf(descriptor: string): string {
 }
 
 export function createProviderHandler(options: ProviderHandlerOptions): RequestHandler {
-  const { table, executor, address, logger } = options;
-  const slot = new BodyWriterSlot();
-  const requests = new RequestCache();
+  const { table, executor, address, logger, serializations } = options;
+  /** By header id: answers go out in the request's serialization, as Java's `CodecSupport` does. */
+  const codecs: Array<SerializationCodec | undefined> = [];
   const descriptors = new Map<string, JavaType[]>();
+
+  function codecOf(id: number): SerializationCodec | undefined {
+    const known = codecs[id];
+    if (known !== undefined) return known;
+    const serialization = serializations.byId(id);
+    if (serialization === undefined) return undefined;
+    const codec = { slot: new BodyOutputSlot(serialization), requests: new RequestCache(serialization) };
+    codecs[id] = codec;
+    return codec;
+  }
+
+  /** Java answers such a request BAD_REQUEST ("Unrecognized serialize type from consumer: 9"). */
+  function unknownSerialization(request: ServerRequest): ErrorReply {
+    const message =
+      `the provider at ${address} cannot read the request from ${request.channel.remoteAddress}: its body is in ` +
+      `serialization id ${request.serializationId}, which this provider does not have (registered: ` +
+      `${serializations.describe()}). Set the consumer's \`serialization\` to one of those, or register that ` +
+      "serialization on the provider with a plugin";
+    logger.warn(message);
+    return { status: Status.BAD_REQUEST, message };
+  }
 
   /**
    * The exported overload a request names by method and descriptor (Java's
@@ -151,7 +182,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     try {
       const type = resultTypeOf(call.invocation, result);
       return {
-        body: encodeValueResponseFrame(slot, result.value, type, call.attach, result.attachments),
+        body: encodeValueResponseFrame(call.codec.slot, result.value, type, call.attach, result.attachments),
         framed: true,
       };
     } catch (error) {
@@ -164,7 +195,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   function encodeFailure(call: PendingCall, error: unknown): OkReply {
     const exception =
       error instanceof Error ? error : new BizError(`the provider threw a non-Error value: ${String(error)}`);
-    return { body: encodeExceptionResponse(slot, exception, call.attach, {}) };
+    return { body: encodeExceptionResponse(call.codec.slot, exception, call.attach, {}) };
   }
 
   function onSettled(call: PendingCall): void {
@@ -194,19 +225,21 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   }
 
   return (request) => {
+    const codec = codecOf(request.serializationId);
+    if (codec === undefined) return unknownSerialization(request);
     let head: RequestHead | undefined;
     let args: unknown[];
     let attachments: Record<string, unknown>;
     let returnType: JavaType | undefined;
     let types: readonly JavaType[];
     try {
-      const read = requests.readHead(request.body);
+      const read = codec.requests.readHead(request.body);
       head = read.head;
       const typed = typesOf(head);
       returnType = typed.returnType;
       types = typed.types;
-      args = readRequestArgs(read.reader, types);
-      attachments = requests.readAttachments(request.body, read.reader, readRequestAttachments);
+      args = readRequestArgs(read.input, types);
+      attachments = codec.requests.readAttachments(request.body, read.input, readRequestAttachments);
     } catch (error) {
       return badRequest(request, head, error);
     }
@@ -222,6 +255,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     const timeout = timeoutFromAttachment(attachments.timeout);
     const version = head.version === "" || head.version === "0.0.0" ? undefined : head.version;
     const call: PendingCall = {
+      codec,
       service,
       attach,
       invocation: new ProviderInvocation({

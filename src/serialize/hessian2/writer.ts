@@ -1,4 +1,4 @@
-import { fitsSlotType, type JavaType, slotTypeOf, slotTypesOf } from "../../core/index.js";
+import { type JavaType, slotTypesOf, slotWriteType } from "../../core/index.js";
 import { mismatch, toEncodeError, withSegment } from "./errors.js";
 import { writeJavaTime } from "./java-time.js";
 import {
@@ -43,13 +43,7 @@ export class Hessian2Writer extends UntypedWriter {
    * array recorded for that slot when it was decoded (see `Hessian2Reader.readSlot`).
    */
   writeSlot(values: readonly unknown[], index: number, type?: JavaType, path = "value"): this {
-    const value = values[index];
-    if (type === undefined || type.kind === "object") {
-      const recorded = slotTypeOf(values, index);
-      if (recorded !== undefined && fitsSlotType(value, recorded))
-        return this.writeValue(value, recorded, path);
-    }
-    return this.writeValue(value, type, path);
+    return this.writeValue(values[index], slotWriteType(values, index, type), path);
   }
 
   protected writeTyped(value: unknown, type: JavaType): void {

@@ -62,15 +62,36 @@ function fromJson(value: unknown, type: JavaType | undefined): unknown {
   }
 }
 
+/** Collects a body's JSON lines; spliced bytes (`writeBytes`) sit between them as they are. */
 class JsonOutput implements ObjectOutput {
+  private parts: Buffer[] = [];
   private text = "";
 
   writeValue(value: unknown, _type?: JavaType, path = "value"): void {
     this.text += `${toJsonText(value, path)}\n`;
   }
 
+  writeBytes(bytes: Uint8Array): void {
+    this.flushText();
+    this.parts.push(Buffer.from(bytes));
+  }
+
   finish(): Buffer {
-    return Buffer.from(this.text, "utf8");
+    this.flushText();
+    const body = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+    this.parts = [];
+    return body;
+  }
+
+  reset(): void {
+    this.parts = [];
+    this.text = "";
+  }
+
+  private flushText(): void {
+    if (this.text === "") return;
+    this.parts.push(Buffer.from(this.text, "utf8"));
+    this.text = "";
   }
 }
 
@@ -85,6 +106,10 @@ class JsonInput implements ObjectInput {
 
   get offset(): number {
     return this.pos;
+  }
+
+  get remaining(): number {
+    return this.bytes.length - this.pos;
   }
 
   readValue(type?: JavaType): unknown {

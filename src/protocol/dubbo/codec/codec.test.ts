@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { BizError, java } from "../../../core/index.js";
-import { BodyWriterSlot } from "./body-writer.js";
+import { createHessian2Serialization, createJsonSerialization } from "../../../serialize/index.js";
+import { BodyOutputSlot } from "./body-output.js";
 import { intVersion, supportsResponseAttachments } from "./dubbo-version.js";
 import {
-  createRequestReader,
   encodeAttachments,
   encodeRequestBody,
   encodeRequestFrame,
@@ -21,6 +21,8 @@ import {
 } from "./response-body.js";
 
 const IFACE = "org.apache.dubbo.demo.DemoService";
+const HESSIAN2 = createHessian2Serialization();
+const JSON_SERIALIZATION = createJsonSerialization();
 
 /** A Hessian 2 compact string (under 32 chars): length byte, then the UTF-8 bytes. */
 function short(text: string): number[] {
@@ -34,18 +36,21 @@ function medium(text: string): number[] {
   return [0x30 + (text.length >> 8), text.length & 0xff, ...Buffer.from(text, "utf8")];
 }
 
+/** `sayHello("world")` on IFACE, as the golden request bodies spell it. */
+const SAY_HELLO = {
+  dubboVersion: "2.0.2",
+  path: IFACE,
+  version: "0.0.0",
+  method: "sayHello",
+  descriptor: "Ljava/lang/String;",
+  parameterTypes: [java.String],
+  args: ["world"],
+  attachments: { path: IFACE, version: "0.0.0" },
+};
+
 describe("dubbo codec", () => {
   it('request golden - sayHello("world") as Java\'s DubboCodec.encodeRequestData writes it', () => {
-    const body = encodeRequestBody(new BodyWriterSlot(), {
-      dubboVersion: "2.0.2",
-      path: IFACE,
-      version: "0.0.0",
-      method: "sayHello",
-      descriptor: "Ljava/lang/String;",
-      parameterTypes: [java.String],
-      args: ["world"],
-      attachments: { path: IFACE, version: "0.0.0" },
-    });
+    const body = encodeRequestBody(new BodyOutputSlot(HESSIAN2), SAY_HELLO);
     const expected = Buffer.from([
       ...short("2.0.2"), // dubbo protocol version (writeUTF)
       ...medium(IFACE), // path: 33 chars, so the two-byte length form 0x30 0x21
@@ -65,7 +70,7 @@ describe("dubbo codec", () => {
 
   it("request - the provider reads it back: head, typed arguments and attachments", () => {
     const User = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.long });
-    const body = encodeRequestBody(new BodyWriterSlot(), {
+    const body = encodeRequestBody(new BodyOutputSlot(HESSIAN2), {
       dubboVersion: "2.0.2",
       path: IFACE,
       version: "1.0.0",
@@ -75,7 +80,7 @@ describe("dubbo codec", () => {
       args: [{ name: "Ann", age: 41 }, 7],
       attachments: { timeout: 3000, traceId: "t-1" },
     });
-    const reader = createRequestReader(body);
+    const reader = HESSIAN2.createInput(body);
     const head = readRequestHead(reader);
     assert.deepEqual(
       { ...head },
@@ -95,7 +100,7 @@ describe("dubbo codec", () => {
 
   it("request frame - 16 bytes of header room, then the very bytes of the body, from encoded parts or a record", () => {
     const User = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.long });
-    const slot = new BodyWriterSlot();
+    const slot = new BodyOutputSlot(HESSIAN2);
     const fields = {
       dubboVersion: "2.0.2",
       path: IFACE,
@@ -116,7 +121,7 @@ describe("dubbo codec", () => {
   });
 
   it("response frame - 16 bytes of header room, then the very bytes of the body, with or without attachments", () => {
-    const slot = new BodyWriterSlot();
+    const slot = new BodyOutputSlot(HESSIAN2);
     for (const [attach, attachments] of [
       [true, {}],
       [true, { k: "v" }],
@@ -130,23 +135,18 @@ describe("dubbo codec", () => {
   });
 
   it("request cache - repeated requests decode to the same head and a fresh attachments record each time", () => {
-    const slot = new BodyWriterSlot();
-    const cache = new RequestCache();
+    const slot = new BodyOutputSlot(HESSIAN2);
+    const cache = new RequestCache(HESSIAN2);
     const encode = (name: string, attachments: Record<string, unknown>) =>
       Buffer.from(
         encodeRequestBody(slot, {
-          dubboVersion: "2.0.2",
-          path: IFACE,
-          version: "0.0.0",
-          method: "sayHello",
-          descriptor: "Ljava/lang/String;",
-          parameterTypes: [java.String],
+          ...SAY_HELLO,
           args: [name],
           attachments,
         }),
       );
     const read = (body: Buffer) => {
-      const { head, reader } = cache.readHead(body);
+      const { head, input: reader } = cache.readHead(body);
       const [arg] = [reader.readValue(java.String)];
       const attachments = cache.readAttachments(body, reader, (r) => readRequestTail(r, []).attachments);
       return { head, arg, attachments };
@@ -168,7 +168,7 @@ describe("dubbo codec", () => {
   });
 
   it("response golden - a value with attachments (flag 4) for a 2.0.2 request", () => {
-    const body = encodeValueResponse(new BodyWriterSlot(), "Hello world", java.String, true, {});
+    const body = encodeValueResponse(new BodyOutputSlot(HESSIAN2), "Hello world", java.String, true, {});
     const expected = Buffer.from([
       0x94, // flag RESPONSE_VALUE_WITH_ATTACHMENTS = 4, written as a compact Hessian int (0x90 + 4)
       ...short("Hello world"), // the value, as the return type java.lang.String
@@ -178,29 +178,29 @@ describe("dubbo codec", () => {
       0x5a,
     ]);
     assert.equal(body.toString("hex"), expected.toString("hex"));
-    const decoded = decodeResponseBody(body, java.String);
+    const decoded = decodeResponseBody(HESSIAN2, body, java.String);
     assert.equal(decoded.value, "Hello world");
     assert.deepEqual(decoded.attachments, { dubbo: "2.0.2" });
   });
 
   it("response golden - null and values without attachments (flags 2 and 1) for older callers", () => {
-    const slot = new BodyWriterSlot();
+    const slot = new BodyOutputSlot(HESSIAN2);
     assert.equal(encodeValueResponse(slot, null, java.String, false, {}).toString("hex"), "92");
     assert.equal(encodeValueResponse(slot, undefined, java.void, false, {}).toString("hex"), "92");
     assert.equal(
       encodeValueResponse(slot, 5, java.int, false, {}).toString("hex"),
       Buffer.from([0x91, 0x95]).toString("hex"), // flag 1, then int 5
     );
-    assert.equal(decodeResponseBody(Buffer.from([0x92]), java.String).value, null);
+    assert.equal(decodeResponseBody(HESSIAN2, Buffer.from([0x92]), java.String).value, null);
   });
 
   it("response - an exception (flag 0 / 3) decodes to a BizError with the Java class and message", () => {
-    const slot = new BodyWriterSlot();
+    const slot = new BodyOutputSlot(HESSIAN2);
     const error = new BizError("no such user", { javaClass: "com.foo.UserNotFoundException" });
     for (const attach of [false, true]) {
       const body = encodeExceptionResponse(slot, error, attach, { k: "v" });
       assert.equal(body[0], attach ? 0x93 : 0x90);
-      const decoded = decodeResponseBody(body, java.String);
+      const decoded = decodeResponseBody(HESSIAN2, body, java.String);
       assert.ok(decoded.exception instanceof BizError);
       assert.equal(decoded.exception.javaClass, "com.foo.UserNotFoundException");
       assert.equal(decoded.exception.message, "no such user");
@@ -209,7 +209,52 @@ describe("dubbo codec", () => {
   });
 
   it("response - an unknown flag is a clear error, not a wrong value", () => {
-    assert.throws(() => decodeResponseBody(Buffer.from([0x97]), undefined), /unknown response flag 7/);
+    assert.throws(
+      () => decodeResponseBody(HESSIAN2, Buffer.from([0x97]), undefined),
+      /unknown response flag 7/,
+    );
+  });
+
+  it("json - a request as Java's DubboCodec writes it with fastjson: one JSON text per field, read back", () => {
+    const slot = new BodyOutputSlot(JSON_SERIALIZATION);
+    const fields = SAY_HELLO;
+    const body = Buffer.from(encodeRequestBody(slot, fields));
+    assert.equal(
+      body.toString(),
+      `"2.0.2"\n"${IFACE}"\n"0.0.0"\n"sayHello"\n"Ljava/lang/String;"\n"world"\n{"path":"${IFACE}","version":"0.0.0"}\n`,
+    );
+    // The spliced head and attachments give the very same bytes.
+    const head = encodeRequestHead(slot, fields);
+    const frame = encodeRequestFrame(
+      slot,
+      head,
+      fields.parameterTypes,
+      fields.args,
+      encodeAttachments(slot, fields.attachments),
+    );
+    assert.equal(frame.subarray(16).toString(), body.toString());
+    const { head: read, input } = new RequestCache(JSON_SERIALIZATION).readHead(body);
+    assert.equal(read.method, "sayHello");
+    assert.deepEqual(readRequestTail(input, [java.String]), {
+      args: ["world"],
+      attachments: fields.attachments,
+    });
+  });
+
+  it("json - responses: a value with attachments, and a Java exception as its fields", () => {
+    const slot = new BodyOutputSlot(JSON_SERIALIZATION);
+    const body = encodeValueResponse(slot, "Hello", java.String, true, {});
+    assert.equal(body.toString(), '4\n"Hello"\n{"dubbo":"2.0.2"}\n');
+    assert.deepEqual(decodeResponseBody(JSON_SERIALIZATION, body, java.String), {
+      value: "Hello",
+      exception: undefined,
+      attachments: { dubbo: "2.0.2" },
+    });
+    const thrown = Buffer.from('0\n{"@type":"com.foo.NoSuchUser","message":"no user 7"}\n');
+    const decoded = decodeResponseBody(JSON_SERIALIZATION, thrown, java.String);
+    assert.ok(decoded.exception instanceof BizError);
+    assert.equal(decoded.exception.message, "no user 7");
+    assert.equal(decoded.exception.javaClass, "com.foo.NoSuchUser");
   });
 
   it("version - Java's int version and the response-attachment window [2.0.2, 2.0.99]", () => {

@@ -1,12 +1,13 @@
-import { Code, type JavaType, RpcError } from "../../../core/index.js";
-import { Hessian2Reader } from "../../../serialize/hessian2/index.js";
-import { argLabel, type BodyWriter, type BodyWriterSlot, toAttachmentRecord } from "./body-writer.js";
+import { Code, type JavaType, RpcError, slotWriteType } from "../../../core/index.js";
+import type { ObjectInput, ObjectOutput } from "../../../serialize/index.js";
+import { HEADER_LENGTH } from "../framing/index.js";
+import { type BodyOutputSlot, toAttachmentRecord } from "./body-output.js";
 
 /**
- * The request body exactly as Java's `DubboCodec.encodeRequestData` writes it, every field a Hessian
- * value in this order: dubbo protocol version, path (the interface), service version ("0.0.0" when
- * none), method name, the JVM parameter descriptor (`Ljava/lang/String;I`), each argument written
- * with its declared Java type, then the attachments map.
+ * The request body exactly as Java's `DubboCodec.encodeRequestData` writes it, every field a value
+ * of the body's serialization in this order: dubbo protocol version, path (the interface), service
+ * version ("0.0.0" when none), method name, the JVM parameter descriptor (`Ljava/lang/String;I`),
+ * each argument written with its declared Java type, then the attachments map.
  */
 export interface RequestFields {
   readonly dubboVersion: string;
@@ -19,26 +20,23 @@ export interface RequestFields {
   readonly attachments: Readonly<Record<string, unknown>>;
 }
 
-export function encodeRequestBody(slot: BodyWriterSlot, fields: RequestFields): Buffer {
-  const writer = slot.take();
-  try {
-    writer
-      .writeValue(fields.dubboVersion)
-      .writeValue(fields.path)
-      .writeValue(fields.version)
-      .writeValue(fields.method)
-      .writeValue(fields.descriptor);
-    writeArgs(writer, fields.parameterTypes, fields.args);
-    writer.writeValue(fields.attachments, undefined, "attachments");
-    return writer.toBuffer();
-  } finally {
-    slot.give(writer);
-  }
+export function encodeRequestBody(slot: BodyOutputSlot, fields: RequestFields): Buffer {
+  const head = encodeRequestHead(slot, fields);
+  const frame = encodeRequestFrame(slot, head, fields.parameterTypes, fields.args, fields.attachments);
+  return frame.subarray(HEADER_LENGTH);
+}
+
+/** Path labels for encode errors (`args[0]`), made once. */
+const ARG_LABELS = Array.from({ length: 16 }, (_, i) => `args[${i}]`);
+
+function argLabel(index: number): string {
+  return ARG_LABELS[index] ?? `args[${index}]`;
 }
 
 /** Each argument as its declared type; an Object argument forwarded as decoded keeps its Java type. */
-function writeArgs(writer: BodyWriter, parameterTypes: readonly JavaType[], args: readonly unknown[]): void {
-  for (let i = 0; i < args.length; i++) writer.writeSlot(args, i, parameterTypes[i], argLabel(i));
+function writeArgs(output: ObjectOutput, types: readonly JavaType[], args: readonly unknown[]): void {
+  for (let i = 0; i < args.length; i++)
+    output.writeValue(args[i], slotWriteType(args, i, types[i]), argLabel(i));
 }
 
 /**
@@ -46,7 +44,7 @@ function writeArgs(writer: BodyWriter, parameterTypes: readonly JavaType[], args
  * descriptor), encoded once for {@link encodeRequestFrame}.
  */
 export function encodeRequestHead(
-  slot: BodyWriterSlot,
+  slot: BodyOutputSlot,
   fields: Pick<RequestFields, "dubboVersion" | "path" | "version" | "method" | "descriptor">,
 ): Buffer {
   return slot.encodeOnce([
@@ -60,32 +58,35 @@ export function encodeRequestHead(
 
 /** An attachments map encoded once (the constant attachments of a method's calls). */
 export function encodeAttachments(
-  slot: BodyWriterSlot,
+  slot: BodyOutputSlot,
   attachments: Readonly<Record<string, unknown>>,
 ): Buffer {
   return slot.encodeOnce([attachments]);
 }
 
 /**
- * The same bytes as {@link encodeRequestBody}, after 16 bytes left for the frame header, from the
- * method's encoded head and either encoded attachments or an attachments record.
+ * A whole request after 16 bytes left for the frame header, from the method's encoded head and
+ * either encoded attachments or an attachments record.
  */
 export function encodeRequestFrame(
-  slot: BodyWriterSlot,
+  slot: BodyOutputSlot,
   head: Uint8Array,
   parameterTypes: readonly JavaType[],
   args: readonly unknown[],
   attachments: Uint8Array | Readonly<Record<string, unknown>>,
 ): Buffer {
-  const writer = slot.take();
+  const output = slot.take(true);
+  let failed = true;
   try {
-    writer.reserveHeader().writeEncoded(head);
-    writeArgs(writer, parameterTypes, args);
-    if (attachments instanceof Uint8Array) writer.writeEncoded(attachments);
-    else writer.writeValue(attachments, undefined, "attachments");
-    return writer.toBuffer();
+    output.writeBytes(head);
+    writeArgs(output, parameterTypes, args);
+    if (attachments instanceof Uint8Array) output.writeBytes(attachments);
+    else output.writeValue(attachments, undefined, "attachments");
+    const frame = output.finish();
+    failed = false;
+    return frame;
   } finally {
-    slot.give(writer);
+    slot.give(output, failed);
   }
 }
 
@@ -98,8 +99,8 @@ export interface RequestHead {
   readonly descriptor: string;
 }
 
-function readString(reader: Hessian2Reader, what: string): string {
-  const value = reader.readValue();
+function readString(input: ObjectInput, what: string): string {
+  const value = input.readValue();
   if (value === null) return "";
   if (typeof value !== "string") {
     throw new RpcError(
@@ -110,42 +111,42 @@ function readString(reader: Hessian2Reader, what: string): string {
   return value;
 }
 
-/** Starts decoding a request: the reader stays positioned at the first argument. */
-export function readRequestHead(reader: Hessian2Reader): RequestHead {
+/** Starts decoding a request: the input stays positioned at the first argument. */
+export function readRequestHead(input: ObjectInput): RequestHead {
   return {
-    dubboVersion: readString(reader, "dubbo version"),
-    path: readString(reader, "path"),
-    version: readString(reader, "service version"),
-    method: readString(reader, "method name"),
-    descriptor: readString(reader, "parameter descriptor"),
+    dubboVersion: readString(input, "dubbo version"),
+    path: readString(input, "path"),
+    version: readString(input, "service version"),
+    method: readString(input, "method name"),
+    descriptor: readString(input, "parameter descriptor"),
   };
 }
 
 /** Reads the arguments with their types (one per type), then the attachments (absent = none). */
 export function readRequestTail(
-  reader: Hessian2Reader,
+  input: ObjectInput,
   types: readonly JavaType[],
 ): { readonly args: unknown[]; readonly attachments: Record<string, unknown> } {
-  const args = readRequestArgs(reader, types);
-  return { args, attachments: readRequestAttachments(reader) };
+  const args = readRequestArgs(input, types);
+  return { args, attachments: readRequestAttachments(input) };
 }
 
 /**
- * The arguments, one per type; the reader is left at the attachments. An argument whose JS value
+ * The arguments, one per type; the input is left at the attachments. An argument whose JS value
  * would re-encode as another Java type (a Long sent for an Object parameter) keeps its type in the
  * array's slot types, so `$echo` and pass-through calls answer it as the same Java type.
  */
-export function readRequestArgs(reader: Hessian2Reader, types: readonly JavaType[]): unknown[] {
+export function readRequestArgs(input: ObjectInput, types: readonly JavaType[]): unknown[] {
   const args = new Array<unknown>(types.length);
-  for (let i = 0; i < types.length; i++) reader.readSlot(args, i, types[i]);
+  if (input.readSlot !== undefined) {
+    for (let i = 0; i < types.length; i++) input.readSlot(args, i, types[i]);
+  } else {
+    for (let i = 0; i < types.length; i++) args[i] = input.readValue(types[i]);
+  }
   return args;
 }
 
 /** The attachments that end a request (absent = none). */
-export function readRequestAttachments(reader: Hessian2Reader): Record<string, unknown> {
-  return reader.remaining > 0 ? toAttachmentRecord(reader.readValue()) : {};
-}
-
-export function createRequestReader(body: Buffer, offset = 0): Hessian2Reader {
-  return new Hessian2Reader(body, undefined, offset);
+export function readRequestAttachments(input: ObjectInput): Record<string, unknown> {
+  return input.remaining > 0 ? toAttachmentRecord(input.readValue()) : {};
 }

@@ -1,12 +1,13 @@
-import type { Hessian2Reader } from "../../../serialize/hessian2/index.js";
-import { createRequestReader, type RequestHead, readRequestHead } from "./request-body.js";
+import type { ObjectInput, Serialization } from "../../../serialize/index.js";
+import { type RequestHead, readRequestHead } from "./request-body.js";
 
 /**
  * A consumer sends the same bytes for the head of every call to a method (dubbo version, path,
  * version, method, descriptor) and usually the same attachments map. A provider remembers the last
  * few byte strings it decoded for each and reuses the values when the bytes match, instead of
  * decoding them again. Same bytes decode to the same values: the head holds only strings, which
- * take no back-reference slot, and the attachments map is the last value of a body.
+ * take no back-reference slot, and the attachments map is the last value of a body. One cache per
+ * serialization, since the same bytes mean different values in two of them.
  */
 const ENTRIES = 8;
 
@@ -53,36 +54,43 @@ function isPrimitive(value: unknown): boolean {
 }
 
 export class RequestCache {
+  readonly #serialization: Serialization;
   readonly #heads = new RecentBytes<RequestHead>();
   readonly #attachments = new RecentBytes<Readonly<Record<string, unknown>>>();
 
-  /** Reads the head of `body`; the reader is left at the first argument. */
-  readHead(body: Buffer): { readonly head: RequestHead; readonly reader: Hessian2Reader } {
+  constructor(serialization: Serialization) {
+    this.#serialization = serialization;
+  }
+
+  /** Reads the head of `body`; the input is left at the first argument. */
+  readHead(body: Buffer): { readonly head: RequestHead; readonly input: ObjectInput } {
     const hit = this.#heads.find(body, 0, false);
-    if (hit !== undefined) return { head: hit.value, reader: createRequestReader(body, hit.bytes.length) };
-    const reader = createRequestReader(body);
-    const head = readRequestHead(reader);
-    this.#heads.remember(body.subarray(0, reader.offset), head);
-    return { head, reader };
+    if (hit !== undefined) {
+      return { head: hit.value, input: this.#serialization.createInput(body, hit.bytes.length) };
+    }
+    const input = this.#serialization.createInput(body);
+    const head = readRequestHead(input);
+    this.#heads.remember(body.subarray(0, input.offset), head);
+    return { head, input };
   }
 
   /**
-   * Reads the attachments that end `body` from the reader's position with `decode`, or copies the
+   * Reads the attachments that end `body` from the input's position with `decode`, or copies the
    * ones decoded earlier from the same bytes. The caller owns the returned record.
    */
   readAttachments(
     body: Buffer,
-    reader: Hessian2Reader,
-    decode: (reader: Hessian2Reader) => Record<string, unknown>,
+    input: ObjectInput,
+    decode: (input: ObjectInput) => Record<string, unknown>,
   ): Record<string, unknown> {
-    const offset = reader.offset;
+    const offset = input.offset;
     const hit = this.#attachments.find(body, offset, true);
     if (hit !== undefined) return { ...hit.value };
-    const attachments = decode(reader);
+    const attachments = decode(input);
     // Only flat maps are shared (a copy of the record is handed out); nested values could be mutated.
     let flat = true;
     for (const key in attachments) if (!isPrimitive(attachments[key])) flat = false;
-    if (flat && reader.remaining === 0) {
+    if (flat && input.remaining === 0) {
       this.#attachments.remember(body.subarray(offset), Object.freeze({ ...attachments }));
     }
     return attachments;

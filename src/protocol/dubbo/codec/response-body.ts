@@ -6,10 +6,11 @@ import {
   type JavaType,
   RpcError,
 } from "../../../core/index.js";
-import { Hessian2Reader } from "../../../serialize/hessian2/index.js";
-import { type BodyWriterSlot, toAttachmentRecord } from "./body-writer.js";
+import type { Serialization } from "../../../serialize/index.js";
+import { HEADER_LENGTH } from "../framing/index.js";
+import { type BodyOutputSlot, toAttachmentRecord } from "./body-output.js";
 
-/** The first value of a response body (Java's `DubboCodec.RESPONSE_*`), written as a Hessian int. */
+/** The first value of a response body (Java's `DubboCodec.RESPONSE_*`), written as a byte (a Hessian int). */
 export const ResponseFlag = {
   WITH_EXCEPTION: 0,
   VALUE: 1,
@@ -32,71 +33,77 @@ function withProtocolVersion(attachments: Attachments): Attachments {
  * type; with `attach` (the request's version supports it) flags 4/5 and the attachments after.
  */
 export function encodeValueResponse(
-  slot: BodyWriterSlot,
+  slot: BodyOutputSlot,
   value: unknown,
   returnType: JavaType | undefined,
   attach: boolean,
   attachments: Attachments,
 ): Buffer {
-  return writeValueResponse(slot, false, value, returnType, attach, attachments);
+  return encodeValueResponseFrame(slot, value, returnType, attach, attachments).subarray(HEADER_LENGTH);
+}
+
+/**
+ * `{ dubbo: "2.0.2" }` encoded once per slot (per serialization), the attachments of nearly every
+ * response; a map of one string, so it may be spliced into any body.
+ */
+const versionOnlyBytes = new WeakMap<BodyOutputSlot, Buffer>();
+
+function versionOnlyOf(slot: BodyOutputSlot): Buffer {
+  let bytes = versionOnlyBytes.get(slot);
+  if (bytes === undefined) {
+    bytes = slot.encodeOnce([VERSION_ONLY]);
+    versionOnlyBytes.set(slot, bytes);
+  }
+  return bytes;
 }
 
 /** {@link encodeValueResponse} after 16 bytes left for the frame header (an `OkReply` with `framed`). */
 export function encodeValueResponseFrame(
-  slot: BodyWriterSlot,
-  value: unknown,
-  returnType: JavaType | undefined,
-  attach: boolean,
-  attachments: Attachments,
-): Buffer {
-  return writeValueResponse(slot, true, value, returnType, attach, attachments);
-}
-
-/** `{ dubbo: "2.0.2" }` as Hessian bytes, the attachments of nearly every response. */
-let versionOnlyBytes: Buffer | undefined;
-
-function writeValueResponse(
-  slot: BodyWriterSlot,
-  framed: boolean,
+  slot: BodyOutputSlot,
   value: unknown,
   returnType: JavaType | undefined,
   attach: boolean,
   attachments: Attachments,
 ): Buffer {
   const sent = attach ? withProtocolVersion(attachments) : undefined;
-  if (sent === VERSION_ONLY) versionOnlyBytes ??= slot.encodeOnce([VERSION_ONLY]);
-  const writer = slot.take();
+  const versionOnly = sent === VERSION_ONLY ? versionOnlyOf(slot) : undefined;
+  const output = slot.take(true);
+  let failed = true;
   try {
-    if (framed) writer.reserveHeader();
     if (value === null || value === undefined) {
-      writer.writeValue(attach ? ResponseFlag.NULL_VALUE_WITH_ATTACHMENTS : ResponseFlag.NULL_VALUE);
+      output.writeValue(attach ? ResponseFlag.NULL_VALUE_WITH_ATTACHMENTS : ResponseFlag.NULL_VALUE);
     } else {
-      writer.writeValue(attach ? ResponseFlag.VALUE_WITH_ATTACHMENTS : ResponseFlag.VALUE);
-      writer.writeValue(value, returnType?.kind === "void" ? undefined : returnType, "result");
+      output.writeValue(attach ? ResponseFlag.VALUE_WITH_ATTACHMENTS : ResponseFlag.VALUE);
+      output.writeValue(value, returnType?.kind === "void" ? undefined : returnType, "result");
     }
-    if (sent === VERSION_ONLY && versionOnlyBytes !== undefined) writer.writeEncoded(versionOnlyBytes);
-    else if (sent !== undefined) writer.writeValue(sent, undefined, "attachments");
-    return writer.toBuffer();
+    if (versionOnly !== undefined) output.writeBytes(versionOnly);
+    else if (sent !== undefined) output.writeValue(sent, undefined, "attachments");
+    const frame = output.finish();
+    failed = false;
+    return frame;
   } finally {
-    slot.give(writer);
+    slot.give(output, failed);
   }
 }
 
 /** A provider exception's body: flag 0 (3 with attachments) then the Throwable. */
 export function encodeExceptionResponse(
-  slot: BodyWriterSlot,
+  slot: BodyOutputSlot,
   error: Error,
   attach: boolean,
   attachments: Attachments,
 ): Buffer {
-  const writer = slot.take();
+  const output = slot.take(false);
+  let failed = true;
   try {
-    writer.writeValue(attach ? ResponseFlag.WITH_EXCEPTION_WITH_ATTACHMENTS : ResponseFlag.WITH_EXCEPTION);
-    writer.writeValue(error, undefined, "exception");
-    if (attach) writer.writeValue(withProtocolVersion(attachments), undefined, "attachments");
-    return writer.toBuffer();
+    output.writeValue(attach ? ResponseFlag.WITH_EXCEPTION_WITH_ATTACHMENTS : ResponseFlag.WITH_EXCEPTION);
+    output.writeValue(error, undefined, "exception");
+    if (attach) output.writeValue(withProtocolVersion(attachments), undefined, "attachments");
+    const body = output.finish();
+    failed = false;
+    return body;
   } finally {
-    slot.give(writer);
+    slot.give(output, failed);
   }
 }
 
@@ -112,12 +119,24 @@ const NO_ATTACHMENTS: Attachments = Object.freeze({});
 function asBizError(value: unknown): BizError {
   if (value instanceof BizError) return value;
   if (value instanceof Error) return new BizError(value.message, { cause: value });
+  // A serialization without Java objects (JSON) hands the Throwable over as its fields.
+  const fields = value as { message?: unknown; "@type"?: unknown } | null;
+  if (typeof fields === "object" && fields !== null && typeof fields.message === "string") {
+    return new BizError(
+      fields.message,
+      typeof fields["@type"] === "string" ? { javaClass: fields["@type"] } : {},
+    );
+  }
   return new BizError(`the provider answered with an exception that is not a Throwable: ${String(value)}`);
 }
 
 /** Java's `DecodeableRpcResult.decode`: the flag picks which of value, exception, attachments follow. */
-export function decodeResponseBody(body: Buffer, returnType: JavaType | undefined): DecodedResponse {
-  const reader = new Hessian2Reader(body);
+export function decodeResponseBody(
+  serialization: Serialization,
+  body: Buffer,
+  returnType: JavaType | undefined,
+): DecodedResponse {
+  const reader = serialization.createInput(body);
   const flag = reader.readValue();
   const type = returnType?.kind === "void" ? undefined : returnType;
   switch (flag) {

@@ -7,10 +7,14 @@ export interface EventCodec {
   /** Serialization id written in the header of events and error responses. */
   readonly serializationId: number;
   encodeEvent(data: string | null): Buffer;
-  /** `null`, a string, or undefined when the body is something else. */
-  decodeEvent(body: Buffer): string | null | undefined;
+  /**
+   * `null`, a string, or undefined when the body is something else. `serializationId` is the
+   * frame's: a peer writes its events in its own serialization (Java: the URL's).
+   */
+  decodeEvent(body: Buffer, serializationId: number): string | null | undefined;
   encodeErrorMessage(message: string): Buffer;
-  decodeErrorMessage(body: Buffer): string;
+  /** The message of a non-OK response, in the frame's serialization. */
+  decodeErrorMessage(body: Buffer, serializationId: number): string;
 }
 
 /** Java's `Request.READONLY_EVENT`. */

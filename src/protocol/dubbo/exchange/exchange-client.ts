@@ -45,7 +45,7 @@ export interface ExchangeClientOptions extends HeartbeatOptions {
   /** `sendqueue`, bytes that may wait for a slow provider before sends fail. */
   readonly sendQueueLimit?: number;
   readonly tls?: ConnectionOptions;
-  /** Serialization id written in request headers (2 = hessian2). */
+  /** Serialization id written in request headers of calls that name none (2 = hessian2). */
   readonly serializationId?: number;
   /** Writes and reads event bodies and error messages (default: Hessian 2). */
   readonly codec?: EventCodec;
@@ -98,8 +98,6 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
   const codec = options.codec ?? hessian2EventCodec;
   const logger = options.logger ?? consoleLogger;
   const serializationId = (options.serializationId ?? HESSIAN2_SERIALIZATION_ID) & SERIALIZATION_MASK;
-  const twoWayFlags = FLAG_REQUEST | FLAG_TWOWAY | serializationId;
-  const oneWayFlags = FLAG_REQUEST | serializationId;
   const pending: PendingCalls = createPendingCalls(address, options.deadlines);
   const disconnectListeners: Array<(error: Error | undefined) => void> = [];
   const readOnlyListeners: Array<() => void> = [];
@@ -109,6 +107,11 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
   let readOnly = false;
   let closed = false;
   let nextId = 0n;
+
+  /** Request flags: a link shared by references with different serializations marks each call's own. */
+  function requestFlags(call: CallLabels, twoWay: number): number {
+    return FLAG_REQUEST | twoWay | ((call.serializationId ?? serializationId) & SERIALIZATION_MASK);
+  }
 
   function newId(): bigint {
     const id = nextId;
@@ -128,7 +131,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
     const twoWay = (flags & FLAG_TWOWAY) !== 0;
     const id = readId(frame);
     if (event) {
-      const data = codec.decodeEvent(bodyOf(frame));
+      const data = codec.decodeEvent(bodyOf(frame), flags & SERIALIZATION_MASK);
       if (data === READONLY_EVENT) {
         if (!readOnly) {
           readOnly = true;
@@ -165,7 +168,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       if (status === Status.OK) {
         pending.resolve(id, { id, status, serializationId: flags & SERIALIZATION_MASK, body: bodyOf(frame) });
       } else {
-        pending.fail(id, status, codec.decodeErrorMessage(bodyOf(frame)));
+        pending.fail(id, status, codec.decodeErrorMessage(bodyOf(frame), flags & SERIALIZATION_MASK));
       }
     },
     oversize(ch, header, bodyLength) {
@@ -277,7 +280,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
         ch = requireChannel(call);
         checkPayload(ch, body.length, call);
         id = newId();
-        ch.send(encodeHeader(twoWayFlags, 0, id, body.length), body);
+        ch.send(encodeHeader(requestFlags(call, FLAG_TWOWAY), 0, id, body.length), body);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -290,7 +293,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
         const ch = requireChannel(call);
         checkPayload(ch, frame.length - HEADER_LENGTH, call);
         id = newId();
-        ch.sendFrame(fillFrameHeader(frame, twoWayFlags, 0, id));
+        ch.sendFrame(fillFrameHeader(frame, requestFlags(call, FLAG_TWOWAY), 0, id));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -299,12 +302,12 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
     send(body, call) {
       const ch = requireChannel(call);
       checkPayload(ch, body.length, call);
-      ch.send(encodeHeader(oneWayFlags, 0, newId(), body.length), body);
+      ch.send(encodeHeader(requestFlags(call, 0), 0, newId(), body.length), body);
     },
     sendFramed(frame, call) {
       const ch = requireChannel(call);
       checkPayload(ch, frame.length - HEADER_LENGTH, call);
-      ch.sendFrame(fillFrameHeader(frame, oneWayFlags, 0, newId()));
+      ch.sendFrame(fillFrameHeader(frame, requestFlags(call, 0), 0, newId()));
     },
     async close() {
       closed = true;

@@ -27,6 +27,8 @@ export interface ServerRequest extends Request {
 export interface CallLabels {
   readonly service: string;
   readonly method: string;
+  /** The serialization id the call's body is in, written in its header (default: the client's). */
+  readonly serializationId?: number;
 }
 
 /**

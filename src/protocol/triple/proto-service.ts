@@ -36,6 +36,15 @@ export function defineProtoService<S extends DescService>(descriptor: S): ProtoS
   return Object.freeze({ descriptor, typeName: descriptor.typeName, methods });
 }
 
+/**
+ * The method a request path names: its proto name (`SayHello`, as gRPC and Dubbo's generated stubs
+ * send it) or that name with a lower-case first letter (`sayHello`: Java Dubbo's Triple consumer
+ * of a plain Java interface with protobuf messages sends the Java method's name).
+ */
+export function protoMethodOfPath(service: ProtoService, name: string): DescMethod | undefined {
+  return service.methods.get(name) ?? service.methods.get(name.charAt(0).toUpperCase() + name.slice(1));
+}
+
 /** What a handler sees of its call. */
 export interface ProtoCallContext {
   /** Aborts when the caller cancels (RST_STREAM), its deadline passes, or the server stops. */

@@ -159,6 +159,8 @@ public final class IdlPeer {
     reference.setProtocol("tri");
     reference.setTimeout(5000);
     reference.setRetries(0);
+    // Never this JVM's own provider (Dubbo would call it in-process, where streams do not work).
+    reference.setScope("remote");
     if (target.startsWith("tri://")) reference.setUrl(target);
     else {
       reference.setRegistry(registry(target));

@@ -37,12 +37,13 @@ export function defineProtoService<S extends DescService>(descriptor: S): ProtoS
 }
 
 /**
- * The method a request path names: its proto name (`SayHello`, as gRPC and Dubbo's generated stubs
- * send it) or that name with a lower-case first letter (`sayHello`: Java Dubbo's Triple consumer
- * of a plain Java interface with protobuf messages sends the Java method's name).
+ * The method a request path names, from methods keyed by proto name: by that name (`SayHello`, as
+ * gRPC and Dubbo's generated stubs send it) or by it with a lower-case first letter (`sayHello`:
+ * Java Dubbo's Triple consumer of a plain Java interface with protobuf messages sends the Java
+ * method's name; Java's server accepts both ways too).
  */
-export function protoMethodOfPath(service: ProtoService, name: string): DescMethod | undefined {
-  return service.methods.get(name) ?? service.methods.get(name.charAt(0).toUpperCase() + name.slice(1));
+export function protoMethodOfPath<M>(methods: ReadonlyMap<string, M>, name: string): M | undefined {
+  return methods.get(name) ?? methods.get(name.charAt(0).toUpperCase() + name.slice(1));
 }
 
 /** What a handler sees of its call. */

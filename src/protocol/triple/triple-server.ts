@@ -68,7 +68,7 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
     const slash = path.lastIndexOf("/");
     const served = slash > 0 ? protoServices.get(path.slice(1, slash)) : undefined;
     const method =
-      served === undefined ? undefined : protoMethodOfPath(served.service, path.slice(slash + 1));
+      served === undefined ? undefined : protoMethodOfPath(served.service.methods, path.slice(slash + 1));
     if (served !== undefined && method !== undefined && headers[":method"] === "POST")
       serveProtoCall(context, stream, headers, served, method);
     else serveStream(context, stream, headers);

@@ -172,7 +172,10 @@ describe("Triple IDL interop with Java Dubbo 3.3.6 (direct)", () => {
     // Dubbo's TIMEOUT_EXCEPTION (2), both at 300 ms.
     assert.ok(deadline.status === Code.DeadlineExceeded || deadline.rpcCode === 2, JSON.stringify(deadline));
     assert.match(String(deadline.error), /300 ?ms/);
-    // Java sent its 300 ms as grpc-timeout: our server ended the call, not the 3 s delay.
-    assert.deepEqual(endings, ["DeadlineExceeded"]);
+    // Java sends its 300 ms as grpc-timeout and, when its own timer fires, resets the stream: our
+    // server ends the call by whichever comes first, long before the 3 s delay.
+    for (let i = 0; i < 100 && endings.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(endings.length, 1, JSON.stringify(endings));
+    assert.ok(["DeadlineExceeded", "Canceled"].includes(endings[0]!), JSON.stringify(endings));
   });
 });

@@ -8,5 +8,7 @@ export function javaDubboFetched(project: string): boolean;
 export function fetchJavaDubbo(project: string): string;
 /** Every jar of a fetched project; throws naming the command when it is not fetched. */
 export function javaDubboClasspath(project: string): string[];
+/** The protoc executable of the fetched `protoc-3.25` project; throws naming the command when it is not fetched. */
+export function javaProtoc(): string;
 /** Fetches every project that is missing. */
 export function ensureJavaDubbo(): void;

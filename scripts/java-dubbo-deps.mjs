@@ -1,13 +1,14 @@
 // Real Java Dubbo from Maven Central for the interop tests: each Maven project under
-// test/interop/java-dubbo-real/maven/<name>/ lists one Dubbo version and its ZooKeeper client, and
-// `mvn dependency:copy-dependencies` copies their jars into a cache outside the work tree,
+// test/interop/java-dubbo-real/maven/<name>/ lists one Dubbo version and its ZooKeeper client (or a
+// tool the Java side needs, as protoc), and `mvn dependency:copy-dependencies` copies their jars
+// (and executables) into a cache outside the work tree,
 // ~/.cache/dubbo-ts/java-dubbo/<name>-<hash of the pom>/lib, once per machine. A changed pom gets a
 // new directory; an unchanged one is reused without running Maven.
 //
 //   node scripts/java-dubbo-deps.mjs        fetches what is missing and prints each lib directory
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +24,7 @@ const MAVEN_PROJECTS = join(
 const CACHE_ROOT = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "dubbo-ts", "java-dubbo");
 const FETCH_TIMEOUT_MS = 15 * 60_000;
 
-/** The Maven project names (`dubbo-2.7`, `dubbo-3.3`). */
+/** The Maven project names (`dubbo-2.7`, `dubbo-3.3`, `protoc-3.25`, ...). */
 export function javaDubboProjects() {
   return readdirSync(MAVEN_PROJECTS)
     .filter((name) => existsSync(join(MAVEN_PROJECTS, name, "pom.xml")))
@@ -75,6 +76,8 @@ export function fetchJavaDubbo(project) {
         `${mvn.stdout}${mvn.stderr}${mvn.error?.message ?? ""}`,
     );
   }
+  // Maven copies executables (protoc) without their mode bits.
+  for (const name of readdirSync(staging)) if (name.endsWith(".exe")) chmodSync(join(staging, name), 0o755);
   writeFileSync(join(staging, ".complete"), "");
   try {
     renameSync(staging, lib);
@@ -97,6 +100,20 @@ export function javaDubboClasspath(project) {
     .filter((name) => name.endsWith(".jar"))
     .sort()
     .map((name) => join(lib, name));
+}
+
+/** The protoc of the `protoc-3.25` project (a linux-x86_64 build, as the test machines are). */
+export function javaProtoc() {
+  const lib = javaDubboLibDir("protoc-3.25");
+  const exe = javaDubboFetched("protoc-3.25")
+    ? readdirSync(lib).find((name) => name.endsWith(".exe"))
+    : undefined;
+  if (exe === undefined) {
+    throw new Error(
+      "protoc is not fetched yet; run: node scripts/java-dubbo-deps.mjs (npm test does it first)",
+    );
+  }
+  return join(lib, exe);
 }
 
 /** Fetches every project that is missing; prints one line per project fetched. */

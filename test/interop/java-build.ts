@@ -1,5 +1,6 @@
 // Builds a Java harness of ours against a classpath: Debian's Caucho Hessian jar by default, or the
-// jars of real Java Dubbo (scripts/java-dubbo-deps.mjs). Classes are cached under .tmp/<cacheName>/
+// jars of real Java Dubbo (scripts/java-dubbo-deps.mjs), with the protobuf-java classes protoc
+// generates from `.proto` files when there are any. Classes are cached under .tmp/<cacheName>/
 // keyed by a hash of the sources and the classpath, so javac runs only after a change.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -39,6 +40,8 @@ export interface JavaHarnessSources {
   readonly cacheName: string;
   /** What the tests are, for error messages: e.g. "Java Hessian conformance tests". */
   readonly suite: string;
+  /** `.proto` files compiled with `protoc --java_out` into the harness (their runtime on `classpath`). */
+  readonly protos?: { readonly protoc: string; readonly files: readonly string[] };
 }
 
 function javaFiles(sources: readonly string[]): string[] {
@@ -52,16 +55,38 @@ function javaFiles(sources: readonly string[]): string[] {
   return [...new Set(files)].sort();
 }
 
-/** Sources by content; jars by path and size (a jar's path already names its version). */
-function buildHash(files: readonly string[], classpath: readonly string[]): string {
+/** Sources by content; jars (and protoc) by path and size (a jar's path already names its version). */
+function buildHash(files: readonly string[], tools: readonly string[]): string {
   const hash = createHash("sha256");
-  for (const jar of classpath) hash.update(`${jar}\0${statSync(jar).size}\0`);
+  for (const jar of tools) hash.update(`${jar}\0${statSync(jar).size}\0`);
   for (const file of files)
     hash
       .update(`${relative(REPO_ROOT, file)}\0`)
       .update(readFileSync(file))
       .update("\0");
   return hash.digest("hex").slice(0, 16);
+}
+
+/** Runs protoc --java_out into `into` (each file's folder is its import root); returns the generated sources. */
+function generateProtoJava(
+  protos: NonNullable<JavaHarnessSources["protos"]>,
+  into: string,
+  suite: string,
+): string[] {
+  rmSync(into, { recursive: true, force: true });
+  mkdirSync(into, { recursive: true });
+  const roots = [...new Set(protos.files.map((file) => dirname(file)))].map((root) => `-I${root}`);
+  const protoc = spawnSync(protos.protoc, [...roots, `--java_out=${into}`, ...protos.files], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (protoc.status !== 0) {
+    rmSync(into, { recursive: true, force: true });
+    throw new Error(
+      `protoc (${protos.protoc}) failed for the ${suite}:\n${protoc.stderr}${protoc.error?.message ?? ""}`,
+    );
+  }
+  return javaFiles([into]);
 }
 
 /** Returns the class directory, compiling only when the sources (or the classpath) changed. */
@@ -72,20 +97,28 @@ export function compileJavaHarness(sources: JavaHarnessSources): string {
   }
   const cacheRoot = join(CACHE_BASE, sources.cacheName);
   const files = javaFiles(sources.sources);
-  const classes = join(cacheRoot, buildHash(files, classpath));
+  const protos = sources.protos;
+  const tools = protos === undefined ? classpath : [...classpath, protos.protoc];
+  const classes = join(cacheRoot, buildHash([...files, ...(protos?.files ?? [])], tools));
   if (existsSync(join(classes, ".complete"))) return classes;
   // Compile beside the final directory and rename, so a concurrent test file never sees half a build.
   const staging = `${classes}.${process.pid}.staging`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
+  const generated =
+    protos === undefined
+      ? []
+      : generateProtoJava(protos, `${classes}.${process.pid}.proto.staging`, sources.suite);
   const javac = spawnSync(
     "javac",
-    ["-nowarn", "-encoding", "UTF-8", "-d", staging, "-cp", classpath.join(":"), ...files],
+    ["-nowarn", "-encoding", "UTF-8", "-d", staging, "-cp", classpath.join(":"), ...files, ...generated],
     {
       encoding: "utf8",
       timeout: 120_000,
     },
   );
+  if (protos !== undefined)
+    rmSync(`${classes}.${process.pid}.proto.staging`, { recursive: true, force: true });
   if ((javac.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
     rmSync(staging, { recursive: true, force: true });
     throw missingJavaTool(sources.suite, "javac (a JDK, 17 or newer)");

@@ -3,8 +3,10 @@
 // deadlines and cancellation; and our server's streamed answers wait for a slow reader.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
 import { Code, createProtoClient, RpcError, silentLogger } from "../../src/index.js";
+import { HelloReplySchema, HelloRequestSchema } from "./gen/greeter_pb.js";
 import {
   type GreeterServers,
   GreeterService,
@@ -215,5 +217,29 @@ describe("our IDL consumer and server", () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe("a method path as Java Dubbo writes it", () => {
+  function sayHelloAt(path: string): Promise<string> {
+    const client = new grpc.Client(servers.ours.address, grpc.credentials.createInsecure());
+    return new Promise<string>((resolve, reject) => {
+      client.makeUnaryRequest(
+        path,
+        (request: { name: string }) =>
+          Buffer.from(toBinary(HelloRequestSchema, create(HelloRequestSchema, request))),
+        (bytes: Buffer) => fromBinary(HelloReplySchema, bytes),
+        { name: "java" },
+        (error, reply) => (error ? reject(error) : resolve(reply!.message)),
+      );
+    }).finally(() => client.close());
+  }
+
+  // Java's Triple consumer of a plain Java interface with protobuf messages (Dubbo 3's
+  // non-generated IDL style) sends the Java method's name, `sayHello` for the proto's `SayHello`;
+  // our server answers both, as Java's does (test/interop/java-dubbo3-idl/ with a real Java consumer).
+  test("a method is found by its proto name and by the Java method name", async () => {
+    assert.equal(await sayHelloAt("/dubbo.tri.test.Greeter/SayHello"), "hello java from nobody");
+    assert.equal(await sayHelloAt("/dubbo.tri.test.Greeter/sayHello"), "hello java from nobody");
   });
 });

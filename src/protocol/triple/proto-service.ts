@@ -36,6 +36,16 @@ export function defineProtoService<S extends DescService>(descriptor: S): ProtoS
   return Object.freeze({ descriptor, typeName: descriptor.typeName, methods });
 }
 
+/**
+ * The method a request path names, from methods keyed by proto name: by that name (`SayHello`, as
+ * gRPC and Dubbo's generated stubs send it) or by it with a lower-case first letter (`sayHello`:
+ * Java Dubbo's Triple consumer of a plain Java interface with protobuf messages sends the Java
+ * method's name; Java's server accepts both ways too).
+ */
+export function protoMethodOfPath<M>(methods: ReadonlyMap<string, M>, name: string): M | undefined {
+  return methods.get(name) ?? methods.get(name.charAt(0).toUpperCase() + name.slice(1));
+}
+
 /** What a handler sees of its call. */
 export interface ProtoCallContext {
   /** Aborts when the caller cancels (RST_STREAM), its deadline passes, or the server stops. */

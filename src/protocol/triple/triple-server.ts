@@ -10,6 +10,7 @@ import type { TlsOptions } from "node:tls";
 import type { Logger } from "../../core/index.js";
 import { ExporterTable } from "../shared/exporter-table.js";
 import { type ProtoServiceTable, serveProtoCall } from "./proto-provider.js";
+import { protoMethodOfPath } from "./proto-service.js";
 import { serveStream } from "./provider-stream.js";
 
 export interface TripleServerOptions {
@@ -66,7 +67,8 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
     const path = headers[":path"] ?? "";
     const slash = path.lastIndexOf("/");
     const served = slash > 0 ? protoServices.get(path.slice(1, slash)) : undefined;
-    const method = served?.service.methods.get(path.slice(slash + 1));
+    const method =
+      served === undefined ? undefined : protoMethodOfPath(served.service.methods, path.slice(slash + 1));
     if (served !== undefined && method !== undefined && headers[":method"] === "POST")
       serveProtoCall(context, stream, headers, served, method);
     else serveStream(context, stream, headers);

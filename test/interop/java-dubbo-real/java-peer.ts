@@ -2,6 +2,7 @@
 // (scripts/java-dubbo-deps.mjs): one JVM per role, each serving many cases. Protocol lines start
 // with "@@" (the rest of stdout is Dubbo's own logging); see java/common/dubbots/interop/JavaDubboPeer.java.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -171,6 +172,18 @@ export function javaLocalHost(): Promise<string> {
   return localHost;
 }
 
+/** A port free on `host` now, for a Java provider (which cannot be asked to bind port 0). */
+export function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, host, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export interface PickExport {
   readonly port: number;
   readonly weight: number;
@@ -216,7 +229,11 @@ export interface JavaConsumer {
 
 /** A Java consumer process that runs commands until stopped. */
 export function startJavaConsumer(version: DubboVersion): JavaConsumer {
-  const peer = spawnPeer(version, "java-consumer", ["consumer"]);
+  return commandPeer(spawnPeer(version, "java-consumer", ["consumer"]));
+}
+
+/** Sends commands to a peer that answers each on stdin with lines up to END, one command at a time. */
+export function commandPeer(peer: PeerProcess): JavaConsumer {
   let queue: Promise<unknown> = Promise.resolve();
   return {
     command(line) {

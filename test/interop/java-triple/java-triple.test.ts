@@ -2,7 +2,6 @@
 // calls our Triple provider, and our consumer calls a Java Triple provider, directly and through a
 // real ZooKeeper; strings, a POJO, longs, a business exception, attachments both ways, $echo.
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import {
@@ -14,7 +13,7 @@ import {
   silentLogger,
 } from "../../../src/index.js";
 import { useZooKeeper } from "../../registry/zookeeper-fixture.js";
-import { javaLocalHost } from "../java-dubbo-real/java-peer.js";
+import { freePort, javaLocalHost } from "../java-dubbo-real/java-peer.js";
 import {
   type CaseResult,
   runJavaTripleConsumer,
@@ -24,17 +23,6 @@ import {
 
 const fixture = useZooKeeper("dubbo-ts-java-triple-");
 const { cleanups } = fixture;
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function application(
   name: string,

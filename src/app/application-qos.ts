@@ -9,7 +9,13 @@ import {
   setLogLevel,
   type Url,
 } from "../core/index.js";
-import { CallMetrics, type MetricsLines, type MonitorEvents, prometheusText } from "../monitor/index.js";
+import {
+  CallMetrics,
+  directoryMetrics,
+  type MetricsLines,
+  type MonitorEvents,
+  prometheusText,
+} from "../monitor/index.js";
 import {
   type QosConfigEntry,
   type QosLookup,
@@ -21,13 +27,17 @@ import {
 } from "../qos/index.js";
 import type { RegistryExporter } from "../registry/protocol/index.js";
 import { type ApplicationConsole, applicationConsole } from "./application-console.js";
+import { directoryCounts } from "./directory-counts.js";
 
 /** What the QoS port reads from its application. */
 export interface QosParts {
   readonly settings: { readonly qosPort: number; readonly qosAcceptForeignIp: boolean };
   readonly config: DubboConfig;
   readonly monitor: MonitorEvents;
-  /** The registry and thread-pool collectors, whose families `/metrics` serves after the calls'. */
+  /**
+   * The registry and thread-pool collectors, whose families `/metrics` serves after the calls'
+   * (the references' directory counts follow them).
+   */
   readonly lifecycleMetrics: readonly MetricsLines[];
   readonly logger: Logger;
   exporters(): Iterable<Exporter>;
@@ -138,6 +148,10 @@ export class ApplicationQos {
     this.#settings = parts.settings;
     this.#metrics = new CallMetrics(parts.monitor);
     const remote = () => [...parts.exporters()].filter(isRegistryExporter);
+    const otherMetrics = [
+      ...parts.lifecycleMetrics,
+      directoryMetrics(parts.config.application.name, () => directoryCounts(parts.references())),
+    ];
     const site: QosSite = {
       version: DUBBO_RELEASE,
       providers: (): QosProvider[] =>
@@ -157,7 +171,7 @@ export class ApplicationQos {
       },
       isReady: parts.isReady,
       configs: () => configEntries(parts.config),
-      metricsText: () => prometheusText(this.#metrics, parts.lifecycleMetrics),
+      metricsText: () => prometheusText(this.#metrics, otherMetrics),
       methods: (service, name, argCount) => findMethodsNamed(parts.exporters(), service, name, argCount),
       setLogLevel: (level) => setLogLevel(parts.logger, level),
       invoke: async (service, method, args) => {

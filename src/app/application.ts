@@ -40,6 +40,7 @@ import {
   TRACE_ENV,
   type Url,
 } from "../core/index.js";
+import { withClusterFilters } from "../filter/index.js";
 import { RegistryMetrics, ThreadPoolMetrics } from "../monitor/index.js";
 import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
 import { ApplicationDiscovery, Registries } from "../registry/index.js";
@@ -394,7 +395,8 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     const invoker = await referInvoker(this, reference, consumerUrl, context);
     this.#references.add(invoker);
     this.logger.debug(APP_LOG, `referred ${consumerUrl.toString()}`);
-    return invoker;
+    // The stub calls through the filters that run once per logical call (tracing's client span).
+    return withClusterFilters(this.extensions.filter, invoker);
   }
 
   /** The cluster context of a reference with its own mock: it answers the default name. */

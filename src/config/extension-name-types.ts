@@ -34,6 +34,7 @@ export const BUILTIN_EXTENSION_NAMES = {
     "metrics-provider",
     "metricsConsumerFilter",
     "observationsender",
+    "observationsenderpeer",
     "observationreceiver",
   ],
   serialization: ["hessian2", "fastjson"],

@@ -10,11 +10,14 @@ import {
 import { buildFilterChain } from "./filter-chain.js";
 
 /**
- * The filters that apply to `url` on `side`, in chain order: the activated defaults plus the ones
- * its `service.filter` / `reference.filter` lists. Unknown names throw, listing the registered ones.
+ * The filters that apply to each invoker of `url` on `side`, in chain order: the activated
+ * defaults plus the ones its `service.filter` / `reference.filter` lists, less those that run
+ * around the cluster (`withClusterFilters`). Unknown names throw, listing the registered ones.
  */
 function resolveFilters(point: ExtensionPoint<FilterExtension>, url: Url, side: ActivationSide): Filter[] {
-  return activateFilters(point, url, side).map((a) => a.extension.filter);
+  return activateFilters(point, url, side)
+    .filter((a) => a.extension.aroundCluster !== true)
+    .map((a) => a.extension.filter);
 }
 
 /** Protocols that only delegate to another protocol: their invokers get filters there, not here. */

@@ -67,10 +67,14 @@ export interface RegistryOperated {
    * `registerService`: a provider's interface-level URL written (Java's `RegistryProtocol.register`);
    * `registerInstance`: the application's instance written under `/services/{app}` (Java's
    * `registerMetadataAndInstance`); `subscribe`: a reference's interface-level providers
-   * subscription (Java's `RegistryDirectory.subscribe`).
+   * subscription (Java's `RegistryDirectory.subscribe`); `subscribeService`: its
+   * application-level one (Java's `ServiceDiscoveryRegistry.subscribeURLs`).
    */
-  readonly operation: "registerService" | "registerInstance" | "subscribe";
-  /** The interface; the application's name for `registerInstance`. */
+  readonly operation: "registerService" | "registerInstance" | "subscribe" | "subscribeService";
+  /**
+   * The interface (the service key for `subscribeService`, as Java labels it); the application's
+   * name for `registerInstance`.
+   */
   readonly service: string;
   readonly succeeded: boolean;
 }

@@ -5,6 +5,8 @@ export { MonitorEvents, type MonitorListener } from "./event-stream.js";
 export type * from "./events.js";
 export {
   CallMetrics,
+  type DirectoryCounts,
+  directoryMetrics,
   type MetricsLines,
   prometheusText,
   RegistryMetrics,

@@ -19,6 +19,12 @@ export type NotifyListener = (urls: readonly Url[]) => void;
 export interface Registry {
   /** The registry's own URL, e.g. `zookeeper://127.0.0.1:2181?backup=…`. */
   readonly url: Url;
+  /**
+   * `instance` when `subscribe` finds providers through application-level discovery (Java's
+   * `ServiceDiscoveryRegistry`); absent for interface-level registries. Java's directory metrics
+   * carry it as their `register_mode` label.
+   */
+  readonly registerMode?: "instance" | undefined;
   /** Publishes `url` (ephemeral unless `dynamic=false`); remembered and re-published after a loss. */
   register(url: Url): Promise<void>;
   unregister(url: Url): Promise<void>;

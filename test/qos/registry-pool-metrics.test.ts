@@ -2,12 +2,12 @@
 // consumer on a real ZooKeeper: the provider's interface- and application-level registrations and
 // its request pool's sizes, the consumer's subscription and notifications, moving as they happen.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { it } from "node:test";
-import { createDubbo, type DubboApplication, defineService, java, silentLogger } from "../../src/index.js";
+import { type DubboApplication, defineService, java } from "../../src/index.js";
 import { waitFor } from "../../src/testing/index.js";
 import { useZooKeeper } from "../registry/zookeeper-fixture.js";
 import { httpGet } from "./qos-client.js";
+import { zookeeperQosApplication } from "./zookeeper-qos-app.js";
 
 const Gate = defineService("org.demo.metrics.Gate", {
   pass: { args: [java.String], returns: java.String },
@@ -21,25 +21,8 @@ async function sample(app: DubboApplication, name: string, labels: string): Prom
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 
-async function application(name: string, threads?: number): Promise<DubboApplication> {
-  const app = await createDubbo({
-    application: { name, qosPort: 0 },
-    env: false,
-    logger: silentLogger,
-    registry: {
-      address: `zookeeper://${fixture.zk.connectString}`,
-      file: join(fixture.dir, `${name}.cache`),
-    },
-    protocol: {
-      name: "dubbo",
-      host: "127.0.0.1",
-      port: 0,
-      ...(threads === undefined ? {} : { threads, queues: 0 }),
-    },
-  });
-  fixture.cleanups.push(() => app.stop());
-  await app.start();
-  return app;
+function application(name: string, threads?: number): Promise<DubboApplication> {
+  return zookeeperQosApplication(fixture, name, threads === undefined ? {} : { threads, queues: 0 });
 }
 
 it("registry and thread-pool metrics - Java's names and labels, moving with registers, notifications and load", async () => {

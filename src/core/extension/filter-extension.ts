@@ -16,6 +16,11 @@ import type { ExtensionPoint } from "./extension-point.js";
 export interface FilterExtension {
   readonly filter: Filter;
   readonly activate?: Activation | undefined;
+  /**
+   * A consumer filter that runs once per logical call, around the cluster strategy and its
+   * retries (Java's `ClusterFilter`), instead of once per attempt on a provider.
+   */
+  readonly aroundCluster?: boolean | undefined;
   /** Called once when the application stops, after its services drained: flush buffers, stop timers. */
   readonly close?: (() => Promise<void>) | undefined;
 }

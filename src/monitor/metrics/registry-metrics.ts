@@ -9,7 +9,11 @@ const OPERATION_FAMILIES: Readonly<
   registerInstance: ["dubbo_registry_register_requests", "Register Requests"],
   registerService: ["dubbo_registry_register_service", "Service-Level Register Requests"],
   subscribe: ["dubbo_registry_subscribe_num", "Subscribe Num"],
+  subscribeService: ["dubbo_registry_subscribe_service_num", "Service-Level Subscribe Num"],
 };
+
+/** The operations Java counts per service, with an `interface` label. */
+const PER_SERVICE = new Set<RegistryOperated["operation"]>(["registerService", "subscribeService"]);
 
 interface Counted {
   readonly labels: Labels;
@@ -18,7 +22,7 @@ interface Counted {
 
 /**
  * Java 3's registry metrics (`RegistryMetricsCollector`) over the monitor stream: registers and
- * subscribes (total, succeeded, failed) per registry, notifications received and the size of the
+ * subscribes (total, succeeded, failed) per registry and per service, notifications received and the size of the
  * last providers list per interface.
  */
 export class RegistryMetrics {
@@ -30,10 +34,9 @@ export class RegistryMetrics {
     this.#unsubscribe = [
       events.on("registryOperated", (e) => {
         const [prefix] = OPERATION_FAMILIES[e.operation];
-        const labels: Labels =
-          e.operation === "registerService"
-            ? { application_name: application, interface: e.service, registry_cluster: e.registry }
-            : { application_name: application, registry_cluster: e.registry };
+        const labels: Labels = PER_SERVICE.has(e.operation)
+          ? { application_name: application, interface: e.service, registry_cluster: e.registry }
+          : { application_name: application, registry_cluster: e.registry };
         this.#add(`${prefix}_total`, labels, 1);
         this.#add(`${prefix}_${e.succeeded ? "succeed" : "failed"}_total`, labels, 1);
         // Java reports a failed count of 0 beside the first success, and the other way round.

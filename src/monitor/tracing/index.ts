@@ -1,3 +1,8 @@
 // Tracing: OpenTelemetry spans for every call, through `@opentelemetry/api` only.
 
-export { consumerTracingFilter, providerTracingFilter, tracingFilterExtensions } from "./tracing-filter.js";
+export {
+  consumerPeerFilter,
+  consumerTracingFilter,
+  providerTracingFilter,
+  tracingFilterExtensions,
+} from "./tracing-filter.js";

@@ -21,6 +21,8 @@ import {
 /** Java 3's names for its tracing filters (`ObservationSenderFilter`, `ObservationReceiverFilter`). */
 const CONSUMER_TRACING_FILTER = "observationsender";
 const PROVIDER_TRACING_FILTER = "observationreceiver";
+/** Ours: the per-attempt half of the client span (its provider's address). */
+const CONSUMER_PEER_FILTER = "observationsenderpeer";
 
 /** Java's order for both (`Integer.MIN_VALUE + 50`): the outermost filter, so the span covers the rest. */
 const TRACING_ORDER = -2147483598;
@@ -46,15 +48,14 @@ function activeTracer(): Tracer | undefined {
   return lastTracer;
 }
 
-/** Java's `DubboObservationDocumentation` keys; the port is a string there, so it is here too. */
-function spanAttributes(service: string, method: string, host: string, port: string): Attributes {
-  return {
-    "rpc.system": "apache_dubbo",
-    "rpc.service": service,
-    "rpc.method": method,
-    "net.peer.name": host,
-    "net.peer.port": port,
-  };
+/** Java's `DubboObservationDocumentation` keys of the call. */
+function callAttributes(service: string, method: string): Attributes {
+  return { "rpc.system": "apache_dubbo", "rpc.service": service, "rpc.method": method };
+}
+
+/** Java's peer keys; the port is a string there, so it is here too. */
+function peerAttributes(host: string, port: string): Attributes {
+  return { "net.peer.name": host, "net.peer.port": port };
 }
 
 async function endWith(span: Span, call: Promise<RpcResult>): Promise<RpcResult> {
@@ -72,26 +73,46 @@ async function endWith(span: Span, call: Promise<RpcResult>): Promise<RpcResult>
   }
 }
 
+/** Client spans whose first attempt has not named its provider yet. */
+const awaitingPeer = new WeakSet<Span>();
+
 /**
- * The consumer's client span `{service}/{method}` per attempt on a provider, child of the
- * caller's active span, its context sent in the request's attachments.
+ * The consumer's client span `{service}/{method}`, one per logical call as Java's cluster filter
+ * makes it (however many providers failover tries), child of the caller's active span, its
+ * context sent in every attempt's attachments and active while the attempts run.
  */
 export const consumerTracingFilter: Filter = (next, invoker) => {
   const type = propagationTypeOf(invoker.url.get(PROPAGATION_TYPE_KEY));
-  const host = invoker.url.host;
-  const port = String(invoker.url.port);
   return (inv) => {
     const tracer = activeTracer();
     if (tracer === undefined) return next(inv);
-    const span = tracer.startSpan(`${inv.service}/${inv.method}`, {
-      kind: SpanKind.CLIENT,
-      attributes: spanAttributes(inv.service, inv.method, host, port),
-    });
+    const parent = context.active();
+    const span = tracer.startSpan(
+      `${inv.service}/${inv.method}`,
+      { kind: SpanKind.CLIENT, attributes: callAttributes(inv.service, inv.method) },
+      parent,
+    );
     const spanContext = span.spanContext();
-    const traced = isSpanContextValid(spanContext)
-      ? withAttachments(inv, traceAttachments(spanContext, type))
-      : inv;
-    return endWith(span, next(traced));
+    if (!isSpanContextValid(spanContext)) return endWith(span, next(inv));
+    awaitingPeer.add(span);
+    const traced = withAttachments(inv, traceAttachments(spanContext, type));
+    return endWith(
+      span,
+      context.with(trace.setSpan(parent, span), () => next(traced)),
+    );
+  };
+};
+
+/**
+ * Per attempt: names the first provider tried on the client span (Java tags the span with its
+ * first invoked invoker), found as the active span while the attempts run.
+ */
+export const consumerPeerFilter: Filter = (next, invoker) => {
+  const peer = peerAttributes(invoker.url.host, String(invoker.url.port));
+  return (inv) => {
+    const span = trace.getSpan(context.active());
+    if (span !== undefined && awaitingPeer.delete(span)) span.setAttributes(peer);
+    return next(inv);
   };
 };
 
@@ -109,7 +130,10 @@ export const providerTracingFilter: Filter = (next) => (inv) => {
     `${inv.service}/${inv.method}`,
     {
       kind: SpanKind.SERVER,
-      attributes: spanAttributes(inv.service, inv.method, remote.slice(0, colon), remote.slice(colon + 1)),
+      attributes: {
+        ...callAttributes(inv.service, inv.method),
+        ...peerAttributes(remote.slice(0, colon), remote.slice(colon + 1)),
+      },
     },
     parent,
   );
@@ -127,6 +151,14 @@ export const tracingFilterExtensions: ReadonlyArray<readonly [string, FilterExte
   ],
   [
     CONSUMER_TRACING_FILTER,
-    { filter: consumerTracingFilter, activate: { side: "consumer", order: TRACING_ORDER } },
+    {
+      filter: consumerTracingFilter,
+      activate: { side: "consumer", order: TRACING_ORDER },
+      aroundCluster: true,
+    },
+  ],
+  [
+    CONSUMER_PEER_FILTER,
+    { filter: consumerPeerFilter, activate: { side: "consumer", order: TRACING_ORDER } },
   ],
 ];

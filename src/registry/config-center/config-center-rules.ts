@@ -45,6 +45,7 @@ interface RuleSpec {
  */
 export class ConfigCenterRules implements Registry {
   readonly url: Url;
+  readonly registerMode: Registry["registerMode"];
   readonly #inner: Registry;
   readonly #zk: ZookeeperRegistry;
   readonly #logger: RegistryLogger;
@@ -54,6 +55,7 @@ export class ConfigCenterRules implements Registry {
 
   constructor(inner: Registry, zk: ZookeeperRegistry, logger: RegistryLogger) {
     this.url = inner.url;
+    this.registerMode = inner.registerMode;
     this.#inner = inner;
     this.#zk = zk;
     this.#logger = logger;

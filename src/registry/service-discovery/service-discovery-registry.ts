@@ -23,6 +23,7 @@ function rulesOf(url: Url): Url {
  */
 export class ServiceDiscoveryRegistry implements Registry {
   readonly url: Url;
+  readonly registerMode = "instance";
   readonly #registry: ZookeeperRegistry;
   readonly #parts: { report: ZkMetadataReport; fetcher: MetadataFetcher; logger: RegistryLogger };
   readonly #subscriptions = new Set<AppSubscription>();
@@ -48,7 +49,14 @@ export class ServiceDiscoveryRegistry implements Registry {
     const subscription = new AppSubscription(url, listener, { registry: this.#registry, ...this.#parts });
     this.#subscriptions.add(subscription);
     await this.#registry.subscribe(rulesOf(url), listener);
-    await subscription.start();
+    // Java counts this as a service-level subscribe (`ServiceDiscoveryRegistry.subscribeURLs`).
+    try {
+      await subscription.start();
+      this.#registry.reportOperation("subscribeService", url.serviceKey, true);
+    } catch (error) {
+      this.#registry.reportOperation("subscribeService", url.serviceKey, false);
+      throw error;
+    }
   }
 
   async unsubscribe(url: Url, listener: NotifyListener): Promise<void> {

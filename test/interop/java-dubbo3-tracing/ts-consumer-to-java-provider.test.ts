@@ -4,47 +4,18 @@
 // W3C `traceparent` and with B3's single `b3` attachment, each read by Java's own propagator.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { dirname, join } from "node:path";
-import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { context, trace } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from "@opentelemetry/sdk-trace-base";
-import { javaDubboClasspath } from "../../../scripts/java-dubbo-deps.mjs";
+import { describe, it } from "node:test";
+import { trace } from "@opentelemetry/api";
 import { freePort } from "../../../scripts/zookeeper.mjs";
 import { createDubbo, defineService, java, silentLogger } from "../../../src/index.js";
 import { lineOf, stopChild } from "../../run-process.js";
-import { compileJavaHarness } from "../java-build.js";
+import { tracingClasspath, useInMemoryTracing } from "./tracing-kit.js";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const TraceEcho = defineService("dubbots.tracing.TraceEcho", {
   whereAmI: { args: [], returns: java.String },
 });
 
-const exporter = new InMemorySpanExporter();
-trace.setGlobalTracerProvider(
-  new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-);
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-after(() => {
-  trace.disable();
-  context.disable();
-});
-
-function classpath(): string {
-  const jars = javaDubboClasspath("dubbo-3.3-tracing");
-  const classes = compileJavaHarness({
-    sources: [join(HERE, "java")],
-    classpath: jars,
-    cacheName: "java-dubbo3-tracing",
-    suite: "Java Dubbo 3 tracing interop tests",
-  });
-  return [classes, ...jars].join(":");
-}
+const exporter = useInMemoryTracing();
 
 describe("tracing with a Java Dubbo 3.3.6 provider running Dubbo's tracing", () => {
   for (const propagation of ["W3C", "B3"]) {
@@ -52,7 +23,7 @@ describe("tracing with a Java Dubbo 3.3.6 provider running Dubbo's tracing", () 
       const port = await freePort();
       const provider = spawn(
         "java",
-        ["-cp", classpath(), "dubbots.tracing.TracedProvider", propagation, String(port)],
+        ["-cp", tracingClasspath(), "dubbots.tracing.TracedProvider", propagation, String(port)],
         {
           stdio: ["pipe", "pipe", "pipe"],
         },

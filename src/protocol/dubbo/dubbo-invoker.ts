@@ -5,6 +5,7 @@ import {
   cancelableSignal,
   DEFAULT_SERVICE_VERSION,
   DUBBO_PROTOCOL_VERSION,
+  hasAnyAttachment,
   type Invocation,
   type Invoker,
   type JavaType,
@@ -38,11 +39,6 @@ interface MethodPlan {
 
 /** Distinct `timeout` values whose encoded attachments a method keeps (per-call timeouts add some). */
 const ENCODED_ATTACHMENTS_LIMIT = 8;
-
-function hasOwnKeys(record: Attachments): boolean {
-  for (const _ in record) return true;
-  return false;
-}
 
 const ONE_WAY_RESULT = resultOf(undefined);
 
@@ -178,7 +174,7 @@ export class DubboInvoker implements Invoker {
 
   /** The call's attachments: encoded once per timeout when the call adds none of its own. */
   #attachmentsOf(plan: MethodPlan, inv: Invocation, timeoutMs: number): Buffer | Attachments {
-    if (hasOwnKeys(inv.attachments)) return this.#attachments(inv, timeoutMs);
+    if (hasAnyAttachment(inv.attachments)) return this.#attachments(inv, timeoutMs);
     let encoded = plan.encodedAttachments.get(timeoutMs);
     if (encoded === undefined) {
       encoded = encodeAttachments(this.#slot, this.#attachments(inv, timeoutMs));

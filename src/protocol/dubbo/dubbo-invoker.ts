@@ -20,7 +20,7 @@ import type { ConnectionHolder } from "../../transport/index.js";
 import { BodyWriterSlot } from "./codec/body-writer.js";
 import { encodeAttachments, encodeRequestFrame, encodeRequestHead } from "./codec/request-body.js";
 import { decodeResponseBody } from "./codec/response-body.js";
-import type { CallLabels, ExchangeClient } from "./exchange/index.js";
+import type { CallLabels, ExchangeClient, Response, ResponseReader } from "./exchange/index.js";
 
 /**
  * A method's call settings, read from the reference URL once (first call), never per call, and the
@@ -35,6 +35,8 @@ interface MethodPlan {
   head: Buffer | undefined;
   /** The attachments of a call that adds none of its own, encoded, by the `timeout` they carry. */
   readonly encodedAttachments: Map<number, Buffer>;
+  /** Decodes this method's responses, for the return type it was made for (a stub's never changes). */
+  reader: { readonly returnType: JavaType | undefined; readonly read: ResponseReader<RpcResult> } | undefined;
 }
 
 /** Distinct `timeout` values whose encoded attachments a method keeps (per-call timeouts add some). */
@@ -108,6 +110,7 @@ export class DubboInvoker implements Invoker {
         headTypes: undefined,
         head: undefined,
         encodedAttachments: new Map(),
+        reader: undefined,
       };
       this.#plans.set(method, plan);
     }
@@ -215,21 +218,29 @@ export class DubboInvoker implements Invoker {
       return Promise.resolve(ONE_WAY_RESULT);
     }
     const signal = cancelableSignal(inv.signal);
-    return client.requestFramed(frame, plan.labels, timeoutMs, signal).then((response) => {
+    return client.requestFramed(frame, plan.labels, timeoutMs, signal, this.#readerOf(plan, inv.returnType));
+  }
+
+  /** The method's response decoder for `returnType`, made once and kept on the plan. */
+  #readerOf(plan: MethodPlan, returnType: JavaType | undefined): ResponseReader<RpcResult> {
+    if (plan.reader !== undefined && plan.reader.returnType === returnType) return plan.reader.read;
+    const read = (response: Response): RpcResult => {
       let decoded: ReturnType<typeof decodeResponseBody>;
       try {
-        decoded = decodeResponseBody(response.body, inv.returnType);
+        decoded = decodeResponseBody(response.body, returnType);
       } catch (error) {
         const cause = RpcError.from(error, Code.Internal);
         throw new RpcError(
-          `${plan.labels.service}.${inv.method}: the response from ${this.#address} could not be decoded: ${cause.rawMessage}`,
+          `${plan.labels.service}.${plan.labels.method}: the response from ${this.#address} could not be decoded: ${cause.rawMessage}`,
           Code.Internal,
           { cause },
         );
       }
       if (decoded.exception !== undefined) throw decoded.exception;
       return resultOf(decoded.value, decoded.attachments);
-    });
+    };
+    plan.reader = { returnType, read };
+    return read;
   }
 
   /**

@@ -1,9 +1,10 @@
 import {
   type Attachments,
   canceledError,
-  createInvocation,
+  type Invocation,
   type Invoker,
   type JavaType,
+  NEVER_ABORTED,
   type RpcResult,
   raceSignal,
   type Url,
@@ -76,22 +77,25 @@ export function callWithPlan(
   const signal = options?.signal;
   const extra = options?.attachments;
   if (signal?.aborted === true) return Promise.reject(canceledCall(plan, signal.reason));
+  // The invocation is built as one literal (the shape `createInvocation` gives), not through an
+  // init object and a copy: two objects fewer per call.
+  const inv: Invocation = {
+    service: plan.service,
+    group: plan.group,
+    version: plan.version,
+    method: plan.method,
+    parameterTypes: plan.parameterTypes,
+    returnType: plan.returnType,
+    args,
+    attachments: extra === undefined ? plan.attachments : { ...plan.attachments, ...extra },
+    signal: signal ?? NEVER_ABORTED,
+    deadline: undefined,
+    oneWay: plan.oneWay,
+    remoteAddress: undefined,
+  };
   let invoked: Promise<RpcResult>;
   try {
-    invoked = invoker.invoke(
-      createInvocation({
-        service: plan.service,
-        group: plan.group,
-        version: plan.version,
-        method: plan.method,
-        parameterTypes: plan.parameterTypes,
-        returnType: plan.returnType,
-        args,
-        attachments: extra === undefined ? plan.attachments : { ...plan.attachments, ...extra },
-        oneWay: plan.oneWay,
-        ...(signal === undefined ? {} : { signal }),
-      }),
-    );
+    invoked = invoker.invoke(inv);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -1,4 +1,4 @@
-import { type Attachments, currentRpcContext, type Invocation } from "../../core/index.js";
+import { type Attachments, currentRpcContext, hasAnyAttachment, type Invocation } from "../../core/index.js";
 import type { ClusterContext } from "../contracts.js";
 
 /**
@@ -17,7 +17,9 @@ export const PINPOINT_KEY = "pinpoint";
 export function bindContextAttachments(inv: Invocation, context: ClusterContext): Invocation {
   const fromContext =
     context.contextAttachments === undefined ? rpcContextAttachments() : context.contextAttachments();
-  if (fromContext === undefined) return inv;
+  if (fromContext === undefined || !hasAnyAttachment(fromContext)) return inv;
+  // The usual call carries no attachment of its own: the context's frozen snapshot serves as is.
+  if (!hasAnyAttachment(inv.attachments)) return { ...inv, attachments: fromContext };
   let merged: Record<string, unknown> | undefined;
   for (const key in fromContext) {
     if (key in inv.attachments) continue;

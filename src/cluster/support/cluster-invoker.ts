@@ -212,32 +212,49 @@ export abstract class AbstractClusterInvoker implements Invoker {
   }
 
   /**
-   * One call to one provider: a new invocation (the caller's is never reused across attempts),
-   * refused once the call was canceled or its overall deadline (only when one is set, e.g. by
-   * forking) has passed, counted in the consumer-side statistics when the application keeps them.
-   * The attempt's own `timeout` is enforced below, by the protocol invoker, so a timed-out attempt
-   * comes back here as a retryable `DeadlineExceeded`.
+   * One call to one provider, refused once the call was canceled or its overall deadline (only
+   * when one is set, e.g. by forking) has passed, counted in the consumer-side statistics when the
+   * application keeps them. The provider sees the invocation without the cluster's routing hints
+   * (a derived one when the call named a pinpoint address; invocations are immutable, so
+   * otherwise the same one). The attempt's own `timeout` is enforced below, by the protocol
+   * invoker, so a timed-out attempt comes back here as a retryable `DeadlineExceeded`.
+   * Not an async function: with no statistics table the provider's promise is returned as is, and
+   * with one a single `then` records the outcome (no async frame nor awaited promise per attempt).
    */
-  protected async attempt(invoker: Invoker, inv: Invocation): Promise<RpcResult> {
-    if (inv.signal.aborted) throw RpcError.from(inv.signal.reason, Code.Canceled);
+  protected attempt(invoker: Invoker, inv: Invocation): Promise<RpcResult> {
+    if (inv.signal.aborted) return Promise.reject(RpcError.from(inv.signal.reason, Code.Canceled));
     if (inv.deadline !== undefined && Date.now() >= inv.deadline) {
-      throw new RpcError(
-        `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the call's overall deadline passed)`,
-        Code.DeadlineExceeded,
+      return Promise.reject(
+        new RpcError(
+          `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the call's overall deadline passed)`,
+          Code.DeadlineExceeded,
+        ),
       );
     }
-    const attemptInv: Invocation = { ...inv, attachments: forwardedAttachments(inv.attachments) };
+    const attachments = forwardedAttachments(inv.attachments);
+    const attemptInv = attachments === inv.attachments ? inv : { ...inv, attachments };
     const table = this.context.rpcStatus;
-    if (table === undefined) return invoker.invoke(attemptInv);
+    if (table === undefined) return invokeSafely(invoker, attemptInv);
     const status: RpcStatus = table.begin(invoker.url, inv.method);
     const started = performance.now();
-    try {
-      const result = await invoker.invoke(attemptInv);
-      RpcStatusTable.end(status, performance.now() - started, true);
-      return result;
-    } catch (error) {
-      RpcStatusTable.end(status, performance.now() - started, error instanceof BizError);
-      throw error;
-    }
+    return invokeSafely(invoker, attemptInv).then(
+      (result) => {
+        RpcStatusTable.end(status, performance.now() - started, true);
+        return result;
+      },
+      (error: unknown) => {
+        RpcStatusTable.end(status, performance.now() - started, error instanceof BizError);
+        throw error;
+      },
+    );
+  }
+}
+
+/** `invoker.invoke(inv)`, with an invoker that throws instead of rejecting seen as rejecting. */
+function invokeSafely(invoker: Invoker, inv: Invocation): Promise<RpcResult> {
+  try {
+    return invoker.invoke(inv);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

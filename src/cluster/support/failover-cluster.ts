@@ -21,28 +21,40 @@ import { AbstractClusterInvoker } from "./cluster-invoker.js";
 export class FailoverClusterInvoker extends AbstractClusterInvoker {
   readonly #attemptsByMethod = new Map<string, number>();
 
-  protected async doInvoke(
-    inv: Invocation,
-    invokers: readonly Invoker[],
-    lb: LoadBalance,
-  ): Promise<RpcResult> {
+  /**
+   * The first attempt's promise is returned with one `catch`, no async frame: a call that succeeds
+   * at once (nearly all of them) pays no retry machinery; `#retry` runs only after a failure.
+   */
+  protected doInvoke(inv: Invocation, invokers: readonly Invoker[], lb: LoadBalance): Promise<RpcResult> {
     const attempts = this.#attempts(inv.method);
-    const tried: Invoker[] = [];
-    let candidates = invokers;
-    let lastError: unknown;
-    for (let i = 0; i < attempts; i++) {
-      if (i > 0) {
-        candidates = this.list(inv);
-        if (candidates.length === 0) throw this.noProvider(inv, tried, lastError);
-      }
+    const first = this.select(lb, inv, invokers);
+    return this.attempt(first, inv).catch((error: unknown) =>
+      this.#retry(inv, lb, attempts, [first], invokers, error),
+    );
+  }
+
+  async #retry(
+    inv: Invocation,
+    lb: LoadBalance,
+    attempts: number,
+    tried: Invoker[],
+    firstCandidates: readonly Invoker[],
+    firstError: unknown,
+  ): Promise<RpcResult> {
+    let candidates = firstCandidates;
+    let lastError = firstError;
+    for (let i = 1; ; i++) {
+      if (!isRetryable(lastError)) throw lastError;
+      if (i >= attempts) break;
+      if (inv.signal.aborted || (inv.deadline !== undefined && Date.now() >= inv.deadline)) break;
+      candidates = this.list(inv);
+      if (candidates.length === 0) throw this.noProvider(inv, tried, lastError);
       const invoker = this.select(lb, inv, candidates, tried);
       tried.push(invoker);
       try {
         return await this.attempt(invoker, inv);
       } catch (error) {
-        if (!isRetryable(error)) throw error;
         lastError = error;
-        if (inv.signal.aborted || (inv.deadline !== undefined && Date.now() >= inv.deadline)) break;
       }
     }
     const addresses = [...new Set(tried.map((t) => t.url.address))];

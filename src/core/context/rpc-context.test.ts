@@ -48,6 +48,34 @@ describe("rpc context", () => {
     });
   });
 
+  it("context - a snapshot stays as it was after later changes, in this scope and in a nested one", () => {
+    runWithRpcContext((outer) => {
+      outer.setAttachment("a", "1");
+      const first = outer.attachments;
+      assert.ok(Object.isFrozen(first));
+      assert.equal(outer.attachments, first, "unchanged attachments give the same snapshot");
+      runWithRpcContext((inner) => {
+        inner.setAttachment("b", "2");
+        inner.removeAttachment("a");
+        assert.deepEqual(inner.attachments, { b: "2" });
+      });
+      outer.setAttachment("c", "3");
+      assert.deepEqual(first, { a: "1" });
+      assert.deepEqual(outer.attachments, { a: "1", c: "3" });
+      assert.equal(outer.removeAttachment("missing"), false);
+      assert.equal(outer.getAttachment("toString"), undefined, "only own attachments are read");
+    });
+  });
+
+  it("context - an attachment named __proto__ is an attachment, never the snapshot's prototype", () => {
+    runWithRpcContext((ctx) => {
+      ctx.setAttachment("__proto__", "x");
+      assert.equal(ctx.getAttachment("__proto__"), "x");
+      assert.equal(Object.getPrototypeOf(ctx.attachments), Object.prototype);
+      assert.deepEqual(Object.keys(ctx.attachments), ["__proto__"]);
+    });
+  });
+
   it("context - getRpcContext outside any scope explains how to open one", () => {
     assert.throws(
       () => getRpcContext(),

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Code } from "../error/code.js";
 import { RpcError } from "../error/rpc-error.js";
-import type { Attachments, Invocation } from "../rpc/invocation.js";
+import { type Attachments, hasAnyAttachment, type Invocation } from "../rpc/invocation.js";
 import { NEVER_ABORTED } from "./signals.js";
 
 /**
@@ -47,7 +47,16 @@ export const FRAMEWORK_ATTACHMENT_KEYS: ReadonlySet<string> = new Set([
   "dubbo.force.tag",
 ]);
 
-const NO_ATTACHMENTS: Attachments = Object.freeze({});
+const NO_ATTACHMENTS: Record<string, unknown> = Object.freeze({});
+
+/** `record[key] = value`, as an own property even for `__proto__` (never the prototype). */
+function putAttachment(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    record[key] = value;
+  }
+}
 
 export class RpcContext {
   readonly side: RpcSide;
@@ -57,17 +66,22 @@ export class RpcContext {
   readonly remoteAddress: string | undefined;
   /** Provider side: this provider's `host:port`. */
   readonly localAddress: string | undefined;
-  /** Built on first use; until then a provider context reads the request's attachments from `#source`. */
-  #attachments: Map<string, unknown> | undefined;
+  /**
+   * The attachments, copy on write: a record that is shared (frozen) once `attachments` handed it
+   * out or a nested scope started from it, and copied before the next change. A provider context
+   * starts from the request's attachments in `#source`, filtered on first use (most calls never look).
+   */
+  #record: Record<string, unknown> | undefined;
+  #shared: boolean;
   #source: Attachments | undefined;
-  #attachmentsView: Attachments | undefined;
   #response: Map<string, unknown> | undefined;
   #lastCall: CompletedCall | undefined;
 
   /** @internal Use `runWithRpcContext` (consumer) or the provider context filter to create one. */
   constructor(init: {
     readonly side: RpcSide;
-    readonly attachments?: Iterable<readonly [string, unknown]>;
+    /** Consumer side: the attachments to start from (a frozen snapshot, shared until a change). */
+    readonly attachments?: Attachments | undefined;
     /** Provider side: the request's attachments; the framework's keys are left out, lazily. */
     readonly requestAttachments?: Attachments;
     readonly invocation?: Invocation | undefined;
@@ -78,22 +92,35 @@ export class RpcContext {
     this.invocation = init.invocation;
     this.remoteAddress = init.remoteAddress;
     this.localAddress = init.localAddress;
-    if (init.requestAttachments !== undefined) this.#source = init.requestAttachments;
-    else this.#attachments = new Map(init.attachments);
+    this.#source = init.requestAttachments;
+    this.#record = init.requestAttachments === undefined ? (init.attachments ?? NO_ATTACHMENTS) : undefined;
+    this.#shared = true;
   }
 
-  /** The attachment map, built from the request's attachments on first use (most calls never look). */
-  #map(): Map<string, unknown> {
-    if (this.#attachments === undefined) {
-      const map = new Map<string, unknown>();
+  /** The current attachments, read only (a provider's built from the request on first use). */
+  #read(): Record<string, unknown> {
+    if (this.#record === undefined) {
+      const record: Record<string, unknown> = {};
       const source = this.#source;
       for (const key in source) {
-        if (!FRAMEWORK_ATTACHMENT_KEYS.has(key)) map.set(key, source[key]);
+        if (!FRAMEWORK_ATTACHMENT_KEYS.has(key)) putAttachment(record, key, source[key]);
       }
-      this.#attachments = map;
+      this.#record = record;
+      this.#shared = false;
       this.#source = undefined;
     }
-    return this.#attachments;
+    return this.#record;
+  }
+
+  /** The attachments, for a change: a private copy when the current record is shared. */
+  #write(): Record<string, unknown> {
+    const record = this.#read();
+    if (!this.#shared) return record;
+    const copy: Record<string, unknown> = {};
+    for (const key in record) putAttachment(copy, key, record[key]);
+    this.#record = copy;
+    this.#shared = false;
+    return copy;
   }
 
   /** Provider side: aborts when the caller gives up or the deadline passes. Never aborts on the consumer side. */
@@ -108,7 +135,8 @@ export class RpcContext {
   }
 
   getAttachment(key: string): unknown {
-    return this.#map().get(key);
+    const record = this.#read();
+    return Object.hasOwn(record, key) ? record[key] : undefined;
   }
 
   /** Sets an attachment sent with every call made from this context; `undefined` removes it. */
@@ -119,28 +147,29 @@ export class RpcContext {
         Code.InvalidArgument,
       );
     }
-    if (value === undefined) this.#map().delete(key);
-    else this.#map().set(key, value);
-    this.#attachmentsView = undefined;
+    if (value === undefined) this.removeAttachment(key);
+    else putAttachment(this.#write(), key, value);
     return this;
   }
 
   removeAttachment(key: string): boolean {
-    this.#attachmentsView = undefined;
-    return this.#map().delete(key);
+    if (!Object.hasOwn(this.#read(), key)) return false;
+    delete this.#write()[key];
+    return true;
   }
 
   hasAttachments(): boolean {
-    return this.#map().size > 0;
+    return hasAnyAttachment(this.#read());
   }
 
   /** A frozen snapshot of this context's attachments (shared until the next change). */
   get attachments(): Attachments {
-    if (this.#attachmentsView === undefined) {
-      const map = this.#map();
-      this.#attachmentsView = map.size === 0 ? NO_ATTACHMENTS : Object.freeze(Object.fromEntries(map));
+    const record = this.#read();
+    if (!this.#shared) {
+      Object.freeze(record);
+      this.#shared = true;
     }
-    return this.#attachmentsView;
+    return record;
   }
 
   /** Provider side: an attachment sent back to the caller with the response; `undefined` removes it. */
@@ -217,11 +246,7 @@ export function getRpcContext(): RpcContext {
  * It starts with a copy of the enclosing context's attachments, and changes never leak outward.
  */
 export function runWithRpcContext<R>(fn: (ctx: RpcContext) => R): R {
-  const outer = storage.getStore();
-  const ctx = new RpcContext({
-    side: "consumer",
-    attachments: outer === undefined ? [] : Object.entries(outer.attachments),
-  });
+  const ctx = new RpcContext({ side: "consumer", attachments: storage.getStore()?.attachments });
   return storage.run(ctx, fn, ctx);
 }
 

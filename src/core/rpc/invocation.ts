@@ -158,6 +158,12 @@ class DerivedInvocation extends LazySignalInvocation {
   }
 }
 
+/** Whether `attachments` holds any key (without building a key list, as `Object.keys` would). */
+export function hasAnyAttachment(attachments: Attachments): boolean {
+  for (const _ in attachments) return true;
+  return false;
+}
+
 /** A new invocation with these attachments added over the existing ones. */
 export function withAttachments(inv: Invocation, extra: Attachments): Invocation {
   return deriveInvocation(inv, { attachments: { ...inv.attachments, ...extra } });

@@ -5,6 +5,7 @@ import {
   cancelableSignal,
   DEFAULT_SERVICE_VERSION,
   DUBBO_PROTOCOL_VERSION,
+  hasAnyAttachment,
   type Invocation,
   type Invoker,
   type JavaType,
@@ -20,7 +21,7 @@ import type { ConnectionHolder } from "../../transport/index.js";
 import { BodyOutputSlot } from "./codec/body-output.js";
 import { encodeAttachments, encodeRequestFrame, encodeRequestHead } from "./codec/request-body.js";
 import { decodeResponseBody } from "./codec/response-body.js";
-import type { CallLabels, ExchangeClient, Response } from "./exchange/index.js";
+import type { CallLabels, ExchangeClient, Response, ResponseReader } from "./exchange/index.js";
 
 /**
  * A method's call settings, read from the reference URL once (first call), never per call, and the
@@ -35,15 +36,12 @@ interface MethodPlan {
   head: Buffer | undefined;
   /** The attachments of a call that adds none of its own, encoded, by the `timeout` they carry. */
   readonly encodedAttachments: Map<number, Buffer>;
+  /** Decodes this method's responses, for the return type it was made for (a stub's never changes). */
+  reader: { readonly returnType: JavaType | undefined; readonly read: ResponseReader<RpcResult> } | undefined;
 }
 
 /** Distinct `timeout` values whose encoded attachments a method keeps (per-call timeouts add some). */
 const ENCODED_ATTACHMENTS_LIMIT = 8;
-
-function hasOwnKeys(record: Attachments): boolean {
-  for (const _ in record) return true;
-  return false;
-}
 
 const ONE_WAY_RESULT = resultOf(undefined);
 
@@ -124,6 +122,7 @@ export class DubboInvoker implements Invoker {
         headTypes: undefined,
         head: undefined,
         encodedAttachments: new Map(),
+        reader: undefined,
       };
       this.#plans.set(method, plan);
     }
@@ -190,7 +189,7 @@ export class DubboInvoker implements Invoker {
 
   /** The call's attachments: encoded once per timeout when the call adds none of its own. */
   #attachmentsOf(plan: MethodPlan, inv: Invocation, timeoutMs: number): Buffer | Attachments {
-    if (hasOwnKeys(inv.attachments)) return this.#attachments(inv, timeoutMs);
+    if (hasAnyAttachment(inv.attachments)) return this.#attachments(inv, timeoutMs);
     let encoded = plan.encodedAttachments.get(timeoutMs);
     if (encoded === undefined) {
       encoded = encodeAttachments(this.#slot, this.#attachments(inv, timeoutMs));
@@ -231,21 +230,29 @@ export class DubboInvoker implements Invoker {
       return Promise.resolve(ONE_WAY_RESULT);
     }
     const signal = cancelableSignal(inv.signal);
-    return client.requestFramed(frame, plan.labels, timeoutMs, signal).then((response) => {
+    return client.requestFramed(frame, plan.labels, timeoutMs, signal, this.#readerOf(plan, inv.returnType));
+  }
+
+  /** The method's response decoder for `returnType`, made once and kept on the plan. */
+  #readerOf(plan: MethodPlan, returnType: JavaType | undefined): ResponseReader<RpcResult> {
+    if (plan.reader !== undefined && plan.reader.returnType === returnType) return plan.reader.read;
+    const read = (response: Response): RpcResult => {
       let decoded: ReturnType<typeof decodeResponseBody>;
       try {
-        decoded = decodeResponseBody(this.#serializationOf(response), response.body, inv.returnType);
+        decoded = decodeResponseBody(this.#serializationOf(response), response.body, returnType);
       } catch (error) {
         const cause = RpcError.from(error, Code.Internal);
         throw new RpcError(
-          `${plan.labels.service}.${inv.method}: the response from ${this.#address} could not be decoded: ${cause.rawMessage}`,
+          `${plan.labels.service}.${plan.labels.method}: the response from ${this.#address} could not be decoded: ${cause.rawMessage}`,
           Code.Internal,
           { cause },
         );
       }
       if (decoded.exception !== undefined) throw decoded.exception;
       return resultOf(decoded.value, decoded.attachments);
-    });
+    };
+    plan.reader = { returnType, read };
+    return read;
   }
 
   /** The serialization a response's header names (a provider answers in the request's, as Java does). */

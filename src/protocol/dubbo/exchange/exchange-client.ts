@@ -31,7 +31,7 @@ import {
 } from "./header.js";
 import { createHeartbeat, type HeartbeatOptions, type HeartbeatTimer } from "./heartbeat.js";
 import type { CallLabels, Response } from "./message.js";
-import { createPendingCalls, type PendingCalls } from "./pending-calls.js";
+import { createPendingCalls, type PendingCalls, RAW_RESPONSE, type ResponseReader } from "./pending-calls.js";
 import { safeSend } from "./safe-send.js";
 import { Status } from "./status.js";
 
@@ -80,9 +80,16 @@ export interface ExchangeClient extends Connectable {
   request(body: Buffer, call: CallLabels, timeoutMs: number, signal?: AbortSignal): Promise<Response>;
   /**
    * Like `request`, for a body written after 16 free bytes (`frame`): the header is written into
-   * them and the frame leaves as one buffer, with no copy.
+   * them and the frame leaves as one buffer, with no copy. The promise resolves with what `read`
+   * makes of the OK response (the protocol's decoding, done as it arrives: no second promise).
    */
-  requestFramed(frame: Buffer, call: CallLabels, timeoutMs: number, signal?: AbortSignal): Promise<Response>;
+  requestFramed<T>(
+    frame: Buffer,
+    call: CallLabels,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    read: ResponseReader<T>,
+  ): Promise<T>;
   /** Sends a one-way request; throws like `request` rejects. */
   send(body: Buffer, call: CallLabels): void;
   /** `send` for a body written after 16 free bytes, as `requestFramed` takes it. */
@@ -284,9 +291,9 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       } catch (error) {
         return Promise.reject(error);
       }
-      return pending.add(id, call, timeoutMs, signal);
+      return pending.add(id, call, timeoutMs, signal, RAW_RESPONSE);
     },
-    requestFramed(frame, call, timeoutMs, signal) {
+    requestFramed(frame, call, timeoutMs, signal, read) {
       let id: bigint;
       try {
         refuseCanceled(call, signal);
@@ -297,7 +304,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       } catch (error) {
         return Promise.reject(error);
       }
-      return pending.add(id, call, timeoutMs, signal);
+      return pending.add(id, call, timeoutMs, signal, read);
     },
     send(body, call) {
       const ch = requireChannel(call);

@@ -3,6 +3,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { describe, it } from "node:test";
 import { Code, RpcError, silentLogger } from "../../../core/index.js";
 import { createManagedConnection, type Logger } from "../../../transport/index.js";
+import { HEADER_LENGTH } from "../framing/index.js";
 import { hessian2EventCodec } from "./event-codec.js";
 import { createExchangeClient, type ExchangeClient } from "./exchange-client.js";
 import { createExchangeServer, type RequestHandler } from "./exchange-server.js";
@@ -61,6 +62,27 @@ describe("exchange", () => {
       assert.equal(second.body.toString(), "echo:b");
       assert.equal(second.id, first.id + 1n);
       assert.equal(first.serializationId, 2);
+    } finally {
+      await client.close();
+      await server.close({ waitMs: 0 });
+    }
+  });
+
+  it("exchange - a framed request resolves with what its reader makes of the response, or rejects with what it throws", async () => {
+    const server = await startServer();
+    const client = await openClient(server.port);
+    const framed = (body: string) => Buffer.concat([Buffer.alloc(HEADER_LENGTH), Buffer.from(body)]);
+    try {
+      const length = await client.requestFramed(framed("abc"), call, 1000, undefined, (r) => r.body.length);
+      assert.equal(length, "echo:abc".length);
+      const refused = new RpcError("the reader refused it", Code.Internal);
+      await assert.rejects(
+        client.requestFramed(framed("x"), call, 1000, undefined, () => {
+          throw refused;
+        }),
+        (e: unknown) => e === refused,
+      );
+      assert.equal(client.pendingCount, 0, "a call whose reader threw is not left waiting");
     } finally {
       await client.close();
       await server.close({ waitMs: 0 });

@@ -29,5 +29,5 @@ export {
   resolveHeartbeat,
 } from "./heartbeat.js";
 export type { CallLabels, ErrorReply, OkReply, Request, Response, ServerRequest } from "./message.js";
-export { createPendingCalls, type PendingCalls } from "./pending-calls.js";
+export { createPendingCalls, type PendingCalls, type ResponseReader } from "./pending-calls.js";
 export { codeFromStatus, Status, statusFromCode, statusName } from "./status.js";

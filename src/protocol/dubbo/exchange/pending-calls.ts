@@ -10,6 +10,16 @@ import type { CallLabels, Response } from "./message.js";
 import { codeFromStatus, statusName } from "./status.js";
 
 /**
+ * Turns a call's OK response into what its promise resolves with (the protocol's decoding); a
+ * throw rejects the call instead. Runs when the response arrives, so the caller's promise is the
+ * only one per call. Make one per method, not per call.
+ */
+export type ResponseReader<T> = (response: Response) => T;
+
+/** The reader of callers that take the response as it came. */
+export const RAW_RESPONSE: ResponseReader<Response> = (response) => response;
+
+/**
  * The calls of one client waiting for their responses, each with its own timeout (on timers shared
  * by every link of the protocol) and, when the caller can cancel it, its signal.
  */
@@ -19,8 +29,17 @@ export interface PendingCalls {
    * Registers a sent request; the promise settles on its response, its timeout, a disconnect, or
    * the abort of `signal` (the entry is removed at once). `signal` must not be aborted already.
    */
-  add(id: bigint, call: CallLabels, timeoutMs: number, signal: AbortSignal | undefined): Promise<Response>;
-  /** Settles the call `id` with an OK response; false when no such call waits (e.g. it timed out). */
+  add<T>(
+    id: bigint,
+    call: CallLabels,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    read: ResponseReader<T>,
+  ): Promise<T>;
+  /**
+   * Settles the call `id` with what its reader makes of an OK response; false when no such call
+   * waits (e.g. it timed out).
+   */
   resolve(id: bigint, response: Response): boolean;
   /** Fails the call `id` with the code of a non-OK status and the provider's message. */
   fail(id: bigint, status: number, message: string): void;
@@ -42,9 +61,23 @@ class PendingCall implements TimedEntry {
     readonly call: CallLabels,
     readonly timeoutMs: number,
     readonly signal: AbortSignal | undefined,
-    readonly resolve: (response: Response) => void,
-    readonly reject: (error: RpcError) => void,
+    readonly read: ResponseReader<unknown>,
+    /** The promise's resolve, for the type `read` returns. */
+    readonly resolve: (value: unknown) => void,
+    readonly reject: (error: unknown) => void,
   ) {}
+
+  /** The response arrived: the caller gets what the reader makes of it, or what it threw. */
+  settle(response: Response): void {
+    let value: unknown;
+    try {
+      value = this.read(response);
+    } catch (error) {
+      this.reject(error);
+      return;
+    }
+    this.resolve(value);
+  }
 
   onDeadline(): void {
     this.table.expire(this);
@@ -75,9 +108,16 @@ class PendingTable implements PendingCalls {
     return this.#calls.size;
   }
 
-  add(id: bigint, call: CallLabels, timeoutMs: number, signal: AbortSignal | undefined): Promise<Response> {
-    return new Promise<Response>((resolve, reject) => {
-      const entry = new PendingCall(this, id, call, timeoutMs, signal, resolve, reject);
+  add<T>(
+    id: bigint,
+    call: CallLabels,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    read: ResponseReader<T>,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const settle = resolve as (value: unknown) => void;
+      const entry = new PendingCall(this, id, call, timeoutMs, signal, read, settle, reject);
       this.#calls.set(id, entry);
       if (timeoutMs > 0) this.#timers.add(entry, timeoutMs);
       else setImmediate(expireNow, entry).unref();
@@ -121,7 +161,7 @@ class PendingTable implements PendingCalls {
   resolve(id: bigint, response: Response): boolean {
     const entry = this.#calls.get(id);
     if (!this.#release(entry)) return false;
-    entry.resolve(response);
+    entry.settle(response);
     return true;
   }
 

@@ -472,7 +472,7 @@ export class RegistryDirectory extends SnapshotDirectory {
   /**
    * Refers each entry's merged URL, a bounded number per event-loop turn: an eager protocol opens
    * a socket within `refer`, and 10 000 of them started in one turn stalled the loop for seconds
-   * (see docs/perf/directory.md); between turns, connections already opened make progress.
+   * (see docs/perf/directory-at-scale.md); between turns, connections already opened make progress.
    */
   async #referInTurns(referring: readonly Referring[]): Promise<Referred[]> {
     const referred: Array<Promise<Referred>> = [];

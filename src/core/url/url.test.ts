@@ -52,6 +52,11 @@ describe("Url", () => {
     assert.equal(url.serviceKey, "com.foo.Outer$Inner:2.0");
   });
 
+  it("decode - lower-case escapes of the separators split as upper-case ones do", () => {
+    const url = Url.decode("dubbo%3a%2f%2fh%3a1%2fS%3fa%3d1%26b%3d2");
+    assert.equal(url.toString(), "dubbo://h:1/S?a=1&b=2");
+  });
+
   it("decode - keeps an encoded '&' inside a value, as Java's parseEncodedStr does", () => {
     const node =
       "route%3A%2F%2F0.0.0.0%2Fcom.foo.S%3Fcategory%3Drouters%26rule%3Dhost%253D1%2526method%253Dx";

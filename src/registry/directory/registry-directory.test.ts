@@ -316,6 +316,96 @@ describe("registry directory", () => {
     await directory.destroy();
   });
 
+  test("registry directory - a provider's arrival refers only it; every other invoker keeps its state", async () => {
+    const { directory, referred, update } = await open();
+    // The same Url objects every time, as the ZooKeeper registry hands them for unchanged children.
+    const known = [provider("10.0.0.1:20880"), provider("10.0.0.2:20880")];
+    await update(...known);
+    const [first, second] = referred;
+    assert.ok(first && second);
+    await first.invoke(inv);
+    first.inFlight = 3; // what a load balancer counts while calls are out
+
+    await update(...known, provider("10.0.0.3:20880"));
+    assert.equal(referred.length, 3, "only the newcomer is referred");
+    assert.deepEqual(
+      directory.all().slice(0, 2),
+      [first, second],
+      "the others keep their invokers, in order",
+    );
+    assert.equal(first.calls, 1);
+    assert.equal(first.inFlight, 3);
+    assert.equal(first.destroyed, false);
+
+    await update(known[1] as Url);
+    assert.deepEqual(directory.all(), [second]);
+    assert.equal(first.destroyed, true, "a provider that left is destroyed");
+    assert.equal(referred.at(-1)?.destroyed, true);
+    await directory.destroy();
+  });
+
+  test("registry directory - a rule change keeps the invokers whose merged URL it leaves as it was", async () => {
+    const { directory, referred, update } = await open();
+    const known = [provider("10.0.0.1:20880"), provider("10.0.0.2:20880")];
+    await update(...known);
+    const [first, second] = referred;
+    await update(override("10.0.0.2:20880", "&timeout=4321"));
+    assert.equal(referred.length, 3, "only the provider the rule targets is referred again");
+    assert.equal(directory.all()[0], first);
+    assert.equal(second?.destroyed, true);
+    assert.equal(directory.all()[1]?.url.get("timeout"), "4321");
+    await directory.destroy();
+  });
+
+  test("registry directory - a provider whose refer failed is referred again on the next notification", async () => {
+    const fake = fakeRegistry();
+    let failures = 1;
+    const referred: Url[] = [];
+    const protocol: Protocol = {
+      ...fakeProtocol().protocol,
+      refer: async (url) => {
+        referred.push(url);
+        if (url.port === 20881 && failures-- > 0) throw new Error("refused");
+        return new FakeInvoker({ url });
+      },
+    };
+    const directory = new RegistryDirectory({
+      consumerUrl: CONSUMER,
+      registry: fake.registry,
+      protocol,
+      logger: quiet,
+    });
+    await directory.subscribe();
+    const known = [provider("10.0.0.1:20880"), provider("10.0.0.1:20881")];
+    fake.send(...known);
+    await directory.settled();
+    assert.deepEqual(addresses(directory.all()), ["10.0.0.1:20880"]);
+    assert.deepEqual(directory.excluded().get("10.0.0.1:20881"), { kind: "unavailable" });
+    fake.send(...known, provider("10.0.0.1:20882"));
+    await directory.settled();
+    assert.deepEqual(addresses(directory.all()), ["10.0.0.1:20880", "10.0.0.1:20881", "10.0.0.1:20882"]);
+    assert.equal(referred.length, 4, "the failed one again and the newcomer, not the one that worked");
+    await directory.destroy();
+  });
+
+  test("registry directory - many new providers are referred a bounded number per event-loop turn", async () => {
+    const { directory, referred, fake } = await open();
+    const many = Array.from({ length: 300 }, (_, i) => provider(`10.0.${i >> 8}.${i & 255}:20880`));
+    let referredBeforeTheLoopRan: number | undefined;
+    setImmediate(() => {
+      referredBeforeTheLoopRan = referred.length;
+    });
+    fake.send(...many);
+    await directory.settled();
+    assert.equal(directory.all().length, 300);
+    // An eager protocol opens a socket inside refer: all of them in one turn stalled the loop.
+    assert.ok(
+      referredBeforeTheLoopRan !== undefined && referredBeforeTheLoopRan < 300,
+      `the event loop ran only after ${referredBeforeTheLoopRan} refers`,
+    );
+    await directory.destroy();
+  });
+
   test("registry directory - waitForProviders resolves when the first provider arrives", async () => {
     const { directory, update } = await open();
     assert.equal(await directory.waitForProviders(0), false);
@@ -370,5 +460,43 @@ describe("configurators", () => {
       "2000",
       "providers ignore it",
     );
+  });
+});
+
+describe("merged provider URL", () => {
+  test("merged provider URL - reads the merge rules through both URLs; iterating lists the same keys", () => {
+    const consumer = Url.parse(
+      `consumer://10.1.1.1/${SERVICE}?application=shop&group=a&version=1&timeout=800&release=3.3.6&default.tag=blue&reference.filter=trace&remote.application=self`,
+    );
+    const providerUrl = Url.parse(
+      `dubbo://10.0.0.5:20880/${SERVICE}?application=demo&group=b&default.threads=9&threads=500&queues=0&reference.filter=auth&timeout=2000&weight=100&release=2.7.23`,
+    );
+    const merged = mergeProviderUrl(providerUrl, consumer);
+    const expected = {
+      application: "shop",
+      group: "b", // the provider's identity wins
+      version: "1", // the provider has none
+      timeout: "800",
+      release: "2.7.23", // the consumer's release describes the consumer
+      "default.tag": "blue",
+      tag: "blue", // mirrored from the consumer's default.tag, as the Url constructor does
+      "reference.filter": "auth,trace",
+      "remote.application": "demo",
+      weight: "100",
+    };
+    assert.deepEqual(Object.fromEntries(merged.params), expected);
+    for (const [key, value] of Object.entries(expected)) assert.equal(merged.get(key), value, key);
+    for (const key of ["threads", "default.threads", "queues", "missing"]) {
+      assert.equal(merged.has(key), false, key);
+    }
+    assert.equal(merged.params.size, Object.keys(expected).length);
+    assert.equal(
+      merged.toString(),
+      `dubbo://10.0.0.5:20880/${SERVICE}?${Object.keys(expected)
+        .sort()
+        .map((k) => `${k}=${expected[k as keyof typeof expected]}`)
+        .join("&")}`,
+    );
+    assert.equal(merged.withParams({ weight: "5" }).get("weight"), "5", "a derived URL is a plain copy");
   });
 });

@@ -86,10 +86,14 @@ export class RegistryDirectory extends SnapshotDirectory {
   #overriddenUrl: Url;
   /** The consumer URL with `check=false`, which every provider is referred with. */
   readonly #uncheckedUrl: Url;
-  /** Invokers by the full string of the URL they were referred with. */
-  #invokers = new Map<string, Invoker>();
-  /** What each current provider URL resolved to under the current rules; cleared when they change. */
-  #resolved = new Map<Url, Resolved>();
+  /**
+   * What each current provider URL became, by the provider's `Url` object: the ZooKeeper registry
+   * hands the same object for an unchanged child, so a change of one child among 10 000 resolves
+   * and refers that child only, and every other provider keeps its invoker and its state.
+   */
+  #entries = new Map<Url, Entry>();
+  /** Set when the rules change: every provider is resolved again on the next refresh. */
+  #rulesChanged = false;
   #paramKeySets = new Map<string, string>();
   #running: Promise<void> | undefined;
   #dirty = false;
@@ -176,7 +180,7 @@ export class RegistryDirectory extends SnapshotDirectory {
     const configurators = byCategory.get(CONFIGURATORS_CATEGORY);
     if (configurators !== undefined) {
       this.#configurators = toConfigurators(configurators);
-      this.#resolved = new Map();
+      this.#rulesChanged = true;
       this.#paramKeySets = new Map();
     }
     const routers = byCategory.get(ROUTERS_CATEGORY);
@@ -204,8 +208,8 @@ export class RegistryDirectory extends SnapshotDirectory {
       });
     }
     await this.settled();
-    const invokers = [...this.#invokers.values()];
-    this.#invokers = new Map();
+    const invokers = invokersOf(this.#entries.values());
+    this.#entries = new Map();
     await Promise.allSettled(invokers.map((i) => i.destroy()));
     for (const done of [...this.#providerWaiters]) done();
   }
@@ -294,12 +298,9 @@ export class RegistryDirectory extends SnapshotDirectory {
 
   /**
    * What one provider URL becomes under the current rules: merged with the consumer URL and the
-   * configurators applied, or why it is left out. Remembered per provider `Url` object (the
-   * registry hands the same object for an unchanged node) until the rules change.
+   * configurators applied, or why it is left out.
    */
   #resolve(provider: Url, allowed: readonly string[] | undefined): Resolved {
-    const known = this.#resolved.get(provider);
-    if (known !== undefined) return known;
     if (allowed !== undefined && !allowed.includes(provider.protocol)) {
       return {
         kind: "mismatch",
@@ -319,16 +320,17 @@ export class RegistryDirectory extends SnapshotDirectory {
       };
     }
     // Referred with check=false: a provider that is down now is reconnected in the background.
-    // Without rules, the consumer side's check=false (it overrides the provider's) is enough.
-    const merged =
-      this.#configurators.length === 0
-        ? mergeProviderUrl(provider, this.#uncheckedUrl)
-        : applyConfigurators(
-            mergeProviderUrl(provider, this.url),
-            this.#configurators,
-            this.url.host,
-          ).withParams({ check: "false" });
-    const paramKeys = this.#internParamKeys(merged);
+    // Without rules, the consumer side's check=false (it overrides the provider's) is enough, and
+    // the merged URL is a view over the provider's parameters (its names decide the merged ones).
+    const withoutRules = this.#configurators.length === 0;
+    const merged = withoutRules
+      ? mergeProviderUrl(provider, this.#uncheckedUrl)
+      : applyConfigurators(
+          mergeProviderUrl(provider, this.url),
+          this.#configurators,
+          this.url.host,
+        ).withParams({ check: "false" });
+    const paramKeys = this.#internParamKeys(withoutRules ? provider : merged);
     if (isDisabled(merged)) {
       const byRule = !isDisabled(provider);
       return {
@@ -341,7 +343,7 @@ export class RegistryDirectory extends SnapshotDirectory {
         },
       };
     }
-    return { kind: "wanted", merged, paramKeys, key: merged.toFullString() };
+    return { kind: "wanted", merged, paramKeys };
   }
 
   /** One shared string per distinct set of parameter names (providers of one service share a few). */
@@ -353,7 +355,13 @@ export class RegistryDirectory extends SnapshotDirectory {
     return keys;
   }
 
-  /** Turns the current lists into a new snapshot: reuse, refer, swap, then destroy what left. */
+  /**
+   * Turns the current lists into a new snapshot: keep, resolve and refer what is new, swap, then
+   * destroy what left. A provider seen before (the same `Url` object, and no rule change since)
+   * costs a few map operations; only new ones are merged, and only those whose merged URL no
+   * departed invoker has are referred (so a registry that hands new objects for unchanged
+   * providers, or a rule change that leaves a merged URL as it was, keeps the invoker).
+   */
   async #refresh(): Promise<void> {
     // A rule router of a built-in's name (the config center's tag rule) takes that router's place.
     const ruleNames = new Set(this.#ruleRouters.map((r) => r.name));
@@ -371,69 +379,56 @@ export class RegistryDirectory extends SnapshotDirectory {
     } else {
       this.#nearMisses = [];
     }
-    const excluded = new Map<string, ExclusionReason>();
-    const wanted = new Map<string, Url>();
-    // Only the first merged URL of each set of parameter names can give the reference a default.
-    const defaultGivers: Url[] = [];
-    const givingKeySets = new Set<string>();
-    const allowed = listParam(this.url, "protocol");
-    const resolved = new Map<Url, Resolved>();
+    const previous = this.#entries;
+    const kept = this.#rulesChanged ? new Map<Url, Entry>() : previous;
+    this.#rulesChanged = false;
+    // In the registry's order (balancers such as round robin need a stable list); a new provider
+    // holds its place with no entry until it is resolved.
+    const next = new Map<Url, Entry | undefined>();
+    const fresh: Url[] = [];
     for (const provider of providerUrls) {
-      const outcome = this.#resolve(provider, allowed);
-      resolved.set(provider, outcome);
-      if (outcome.kind !== "mismatch" && !givingKeySets.has(outcome.paramKeys)) {
-        givingKeySets.add(outcome.paramKeys);
-        defaultGivers.push(outcome.merged);
+      const entry = kept.get(provider);
+      if (entry !== undefined) next.set(provider, entry);
+      else if (!next.has(provider)) {
+        fresh.push(provider);
+        next.set(provider, undefined);
       }
-      if (outcome.kind === "wanted") wanted.set(outcome.key, outcome.merged);
-      else excluded.set(provider.address, outcome.reason);
     }
-    this.#resolved = resolved;
-
-    const next = new Map<string, Invoker>();
-    const added: Invoker[] = [];
-    const referring: Array<Promise<void>> = [];
-    for (const [key, url] of wanted) {
-      const existing = this.#invokers.get(key);
-      if (existing !== undefined) {
-        next.set(key, existing);
-        continue;
-      }
-      const protocol = protocolFor(this.#protocol, url.protocol) as Protocol;
-      referring.push(
-        protocol.refer(url).then(
-          (invoker) => {
-            next.set(key, invoker);
-            added.push(invoker);
-          },
-          (error: unknown) => {
-            excluded.set(url.address, { kind: "unavailable" });
-            this.#logger.warn(
-              `could not refer to provider ${url.address} of ${this.url.serviceKey}; left out until the registry notifies it again`,
-              error,
-            );
-          },
-        ),
-      );
+    const departed: Entry[] = [];
+    if (next.size - fresh.length < previous.size) {
+      for (const [provider, entry] of previous) if (next.get(provider) !== entry) departed.push(entry);
     }
-    await Promise.all(referring);
+    const reused = new Set<Invoker>();
+    const referring = fresh.length === 0 ? [] : this.#resolveFresh(fresh, departed, next, reused);
+    const referred = await this.#referInTurns(referring);
     if (this.destroyed) {
-      await Promise.allSettled(added.map((i) => i.destroy()));
+      await Promise.allSettled(referred.map(({ entry }) => entry.invoker?.destroy()));
       return;
     }
-    // Keep the registry's order, so balancers that depend on it (round robin) see a stable list.
-    const ordered: Invoker[] = [];
-    for (const key of wanted.keys()) {
-      const invoker = next.get(key);
-      if (invoker !== undefined) ordered.push(invoker);
+    const unavailable = new Set<Entry>();
+    for (const { entry, url, error } of referred) {
+      if (entry.invoker !== undefined) continue;
+      unavailable.add(entry);
+      this.#logger.warn(
+        `could not refer to provider ${url.address} of ${this.url.serviceKey}; left out until the registry notifies it again`,
+        error,
+      );
     }
-    const previous = this.#invokers;
-    this.#invokers = next;
+    const entries = next as Map<Url, Entry>; // every place is resolved now
+    const { ordered, excluded, defaultGivers } = listOf(entries, unavailable);
+    // Forgotten, so the next notification refers it again.
+    if (unavailable.size > 0) {
+      for (const [provider, entry] of entries) if (unavailable.has(entry)) entries.delete(provider);
+    }
+    this.#entries = entries;
     this.#updateOverriddenUrl(defaultGivers);
     this.swap({ invokers: ordered, excluded, routers });
-    const removed: Invoker[] = [];
-    for (const [key, invoker] of previous) if (!next.has(key)) removed.push(invoker);
-    this.#logChanges(added, removed, ordered.length);
+    const removed = invokersOf(departed).filter((i) => !reused.has(i));
+    this.#logChanges(
+      referred.flatMap(({ entry }) => (entry.invoker === undefined ? [] : [entry.invoker])),
+      removed,
+      ordered.length,
+    );
     if (ordered.length > 0) for (const done of [...this.#providerWaiters]) done();
     const results = await Promise.allSettled(removed.map((i) => i.destroy()));
     for (const result of results) {
@@ -442,6 +437,113 @@ export class RegistryDirectory extends SnapshotDirectory {
       }
     }
   }
+
+  /**
+   * Resolves the providers not seen before into `next`, reusing the invoker of a departed entry
+   * whose merged URL is the same (into `reused`); returns the entries that need a new invoker.
+   * URLs are built into strings only when some provider is new and some invoker departed.
+   */
+  #resolveFresh(
+    fresh: readonly Url[],
+    departed: readonly Entry[],
+    next: Map<Url, Entry | undefined>,
+    reused: Set<Invoker>,
+  ): Referring[] {
+    const departedByUrl = new Map<string, Invoker>();
+    for (const invoker of invokersOf(departed)) departedByUrl.set(invoker.url.toFullString(), invoker);
+    const allowed = listParam(this.url, "protocol");
+    const referring: Referring[] = [];
+    for (const provider of fresh) {
+      const resolved = this.#resolve(provider, allowed);
+      if (resolved.kind !== "wanted") {
+        next.set(provider, { resolved, invoker: undefined });
+        continue;
+      }
+      const url = resolved.merged;
+      const invoker = departedByUrl.size === 0 ? undefined : departedByUrl.get(url.toFullString());
+      const entry: Entry = { resolved, invoker };
+      next.set(provider, entry);
+      if (entry.invoker === undefined) referring.push({ entry, url });
+      else reused.add(entry.invoker);
+    }
+    return referring;
+  }
+
+  /**
+   * Refers each entry's merged URL, a bounded number per event-loop turn: an eager protocol opens
+   * a socket within `refer`, and 10 000 of them started in one turn stalled the loop for seconds
+   * (see docs/perf/directory-at-scale.md); between turns, connections already opened make progress.
+   */
+  async #referInTurns(referring: readonly Referring[]): Promise<Referred[]> {
+    const referred: Array<Promise<Referred>> = [];
+    for (let start = 0; start < referring.length; start += REFERS_PER_TURN) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (this.destroyed) break;
+      for (const one of referring.slice(start, start + REFERS_PER_TURN)) {
+        const protocol = protocolFor(this.#protocol, one.url.protocol) as Protocol;
+        referred.push(
+          protocol.refer(one.url).then(
+            (invoker) => {
+              one.entry.invoker = invoker;
+              return { ...one, error: undefined };
+            },
+            (error: unknown) => ({ ...one, error }),
+          ),
+        );
+      }
+    }
+    return Promise.all(referred);
+  }
+}
+
+/** Refers started per event-loop turn (see `#referInTurns`). */
+const REFERS_PER_TURN = 64;
+
+/** What one provider URL became: its resolution under the current rules, then its invoker. */
+interface Entry {
+  readonly resolved: Resolved;
+  /** Undefined while referring, and for providers left out. */
+  invoker: Invoker | undefined;
+}
+
+/** A new provider's entry and the merged URL it is referred with. */
+interface Referring {
+  readonly entry: Entry;
+  readonly url: Url;
+}
+
+interface Referred extends Referring {
+  /** Why `refer` failed (the entry then has no invoker). */
+  readonly error: unknown;
+}
+
+/** The snapshot's lists from the entries, in the registry's order. */
+function listOf(
+  entries: ReadonlyMap<Url, Entry>,
+  unavailable: ReadonlySet<Entry>,
+): { ordered: readonly Invoker[]; excluded: Map<string, ExclusionReason>; defaultGivers: Url[] } {
+  const ordered: Invoker[] = [];
+  const excluded = new Map<string, ExclusionReason>();
+  // Only the first merged URL of each set of parameter names can give the reference a default.
+  const defaultGivers: Url[] = [];
+  const givingKeySets = new Set<string>();
+  for (const [provider, entry] of entries) {
+    const { resolved } = entry;
+    if (resolved.kind !== "mismatch" && !givingKeySets.has(resolved.paramKeys)) {
+      givingKeySets.add(resolved.paramKeys);
+      defaultGivers.push(resolved.merged);
+    }
+    if (entry.invoker !== undefined) ordered.push(entry.invoker);
+    else if (resolved.kind !== "wanted") excluded.set(provider.address, resolved.reason);
+    else if (unavailable.has(entry)) excluded.set(provider.address, { kind: "unavailable" });
+  }
+  return { ordered: Object.freeze(ordered), excluded, defaultGivers };
+}
+
+function invokersOf(entries: Iterable<Entry>): Invoker[] {
+  const invokers: Invoker[] = [];
+  for (const entry of entries) if (entry.invoker !== undefined) invokers.push(entry.invoker);
+  return invokers;
 }
 
 /** One provider URL under the current rules (see `RegistryDirectory#resolve`). */
@@ -453,4 +555,4 @@ type Resolved =
       readonly paramKeys: string;
       readonly reason: ExclusionReason;
     }
-  | { readonly kind: "wanted"; readonly merged: Url; readonly paramKeys: string; readonly key: string };
+  | { readonly kind: "wanted"; readonly merged: Url; readonly paramKeys: string };

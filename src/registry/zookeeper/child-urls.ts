@@ -3,6 +3,9 @@ import type { RegistryLogger } from "../registry.js";
 import { isMatch } from "../url-match.js";
 import { ENCODED_PROTOCOL_SEPARATOR } from "./zk-paths.js";
 
+/** Children parsed per event-loop turn by `prepare`. */
+const PARSES_PER_TURN = 500;
+
 /** A child that is not a URL this subscription wants (unreadable, or not matching). */
 const SKIPPED = null;
 
@@ -37,6 +40,20 @@ export class ChildUrls {
     }
     this.#byChild = next;
     return out;
+  }
+
+  /**
+   * Parses the children not seen yet into the cache `urls` reads, a bounded number per event-loop
+   * turn, so the first read of 10 000 providers does not hold the loop for the whole parse.
+   */
+  async prepare(children: readonly string[]): Promise<void> {
+    let parsed = 0;
+    for (const child of children) {
+      if (this.#byChild.has(child)) continue;
+      this.#byChild.set(child, this.#parse(child));
+      parsed += 1;
+      if (parsed % PARSES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   #parse(child: string): Url | typeof SKIPPED {

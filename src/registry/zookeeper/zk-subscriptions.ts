@@ -72,10 +72,13 @@ export class ZkSubscriptions {
     for (const path of paths) await this.#host.ensurePersistent(client, path);
     const watches = paths.map((path) => this.#watch(client, path));
     await Promise.all(watches.map((w) => w.refresh()));
+    // Parsed ahead, a bounded number per turn: the synchronous part below then finds them parsed.
+    const childUrls = watches.map(() => new ChildUrls(url, this.#host.root, this.#host.logger));
+    await Promise.all(childUrls.map((c, i) => c.prepare(watches[i]?.children ?? [])));
     this.#assertCurrent(client, url);
     // From here on synchronous: attach, then notify the lists as they are now, so no change is lost.
     this.#detach(url, listener);
-    const parsed = watches.map((watch) => this.#withEmpty(url, watch.path));
+    const parsed = watches.map((watch, i) => withEmpty(url, watch.path, childUrls[i]!));
     const attached = watches.map((watch, i) => {
       const toUrls = parsed[i]!;
       const subscriber: ChildrenSubscriber = (children) => this.#host.notify(url, listener, toUrls(children));
@@ -144,15 +147,6 @@ export class ZkSubscriptions {
     this.#attached.clear();
   }
 
-  /** One path's children → its URLs (parsed once per child), or the path's `empty://` when none. */
-  #withEmpty(subscription: Url, path: string): (children: readonly string[]) => Url[] {
-    const childUrls = new ChildUrls(subscription, this.#host.root, this.#host.logger);
-    return (children) => {
-      const urls = childUrls.urls(children);
-      return urls.length > 0 ? urls : [emptyUrl(subscription, lastSegment(path))];
-    };
-  }
-
   #watch(client: ZkClient, path: string): ChildrenWatch {
     let watch = this.#watches.get(path);
     if (watch === undefined) {
@@ -197,4 +191,16 @@ export class ZkSubscriptions {
       throw new Error(`the ZooKeeper session changed while subscribing to ${url.serviceKey}`);
     }
   }
+}
+
+/** One path's children → its URLs (parsed once per child), or the path's `empty://` when none. */
+function withEmpty(
+  subscription: Url,
+  path: string,
+  childUrls: ChildUrls,
+): (children: readonly string[]) => Url[] {
+  return (children) => {
+    const urls = childUrls.urls(children);
+    return urls.length > 0 ? urls : [emptyUrl(subscription, lastSegment(path))];
+  };
 }

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { silentLogger, Url } from "../../core/index.js";
+import { ChildUrls } from "./child-urls.js";
+
+const SERVICE = "com.test.ChildUrls";
+const subscription = Url.parse(
+  `consumer://127.0.0.1/${SERVICE}?interface=${SERVICE}&category=providers,configurators,routers`,
+);
+const child = (i: number): string =>
+  Url.parse(`dubbo://10.0.${i >> 8}.${i & 255}:20880/${SERVICE}?interface=${SERVICE}&weight=100`).encode();
+
+describe("child urls", () => {
+  test("child urls - a change of one child parses that child only; the others keep their Url objects", () => {
+    const childUrls = new ChildUrls(subscription, "/dubbo", silentLogger);
+    const children = [child(1), child(2)];
+    const first = childUrls.urls(children);
+    const second = childUrls.urls([...children, child(3)]);
+    assert.equal(second.length, 3);
+    assert.equal(second[0], first[0]);
+    assert.equal(second[1], first[1]);
+    assert.equal(childUrls.urls(children.slice(1))[0], first[1], "a removal parses nothing");
+  });
+
+  test("child urls - prepare parses a large first read over several event-loop turns", async () => {
+    const childUrls = new ChildUrls(subscription, "/dubbo", silentLogger);
+    const children = Array.from({ length: 1500 }, (_, i) => child(i));
+    let turnRan = false;
+    setImmediate(() => {
+      turnRan = true;
+    });
+    const ranBeforeTheEnd = await childUrls.prepare(children).then(() => turnRan);
+    assert.equal(ranBeforeTheEnd, true, "the event loop ran while 1 500 children were parsed");
+    const urls = childUrls.urls(children);
+    assert.equal(urls.length, 1500);
+    assert.equal(childUrls.urls(children)[0], urls[0]);
+  });
+});

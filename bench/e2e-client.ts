@@ -10,6 +10,7 @@ import type { ChildMessage, RunCell } from "./e2e/messages.js";
 import {
   checkEcho,
   type EchoClient,
+  requireCompiledPackage,
   textFor,
   traceFor,
   userFor,
@@ -32,6 +33,7 @@ async function run(client: EchoClient, cell: RunCell): Promise<ChildMessage> {
   return { type: "result", stats, cost: meter.stop() };
 }
 
+requireCompiledPackage();
 const contender = await loadContender(parseContenderName(process.argv[2]));
 const port = Number(process.argv[3]);
 try {

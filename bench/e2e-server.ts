@@ -7,11 +7,13 @@
 import { type CostMeter, startCostMeter } from "./e2e/measure.js";
 import type { ChildMessage, MeterCommand } from "./e2e/messages.js";
 import { parseServerName, startNamedServer } from "./e2e/servers.js";
+import { requireCompiledPackage } from "./e2e/workloads.js";
 
 function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
+requireCompiledPackage();
 try {
   const server = await startNamedServer(parseServerName(process.argv[2]));
   let meter: CostMeter | undefined;

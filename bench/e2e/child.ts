@@ -1,9 +1,16 @@
-// Starts a bench process (server or client) under tsx with an IPC channel, and talks to it.
+// Starts a bench process (server or client) under tsx with an IPC channel, and talks to it. The
+// process runs the compiled package: `dubbo-ts` resolves to `dist/` (npm run build first).
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { ChildMessage, DriverMessage } from "./messages.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/**
+ * The children's tsconfig: the project's without its `paths`, which map `dubbo-ts` to `src/` for
+ * the type checker and for tsx. Without it, tsx would run the bench against the sources; with it,
+ * `dubbo-ts` resolves through the package's `exports` to the compiled `dist/`, as in an application.
+ */
+const CHILD_TSCONFIG = fileURLToPath(new URL("../tsconfig.compiled.json", import.meta.url));
 
 export interface BenchChild {
   readonly pid: number | undefined;
@@ -22,6 +29,7 @@ export function startBenchChild(
 ): BenchChild {
   const child: ChildProcess = fork(fileURLToPath(new URL(`../${script}`, import.meta.url)), [...args], {
     cwd: REPO_ROOT,
+    env: { ...process.env, TSX_TSCONFIG_PATH: CHILD_TSCONFIG },
     execArgv: ["--import", "tsx", ...extraExecArgv],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

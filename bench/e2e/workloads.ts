@@ -70,6 +70,20 @@ export interface Contender {
   connect(port: number): Promise<EchoClient>;
 }
 
+/**
+ * Throws unless `dubbo-ts` resolves to the compiled `dist/` here, as it does in an application
+ * (bench/e2e/child.ts starts the bench processes so that it does); the sources would measure
+ * something else.
+ */
+export function requireCompiledPackage(): void {
+  const resolved = import.meta.resolve("dubbo-ts");
+  if (!resolved.includes("/dist/")) {
+    throw new Error(
+      `e2e bench: dubbo-ts resolved to ${resolved}, not the compiled dist/ (run npm run build, start through bench/e2e/child.ts)`,
+    );
+  }
+}
+
 /** Throws unless the echo came back intact: a fast wrong answer must not count. */
 export function checkEcho(workload: WorkloadName, sent: unknown, got: unknown): void {
   const canonical = (u: BenchUser) => JSON.stringify([Number(u.id), u.name, u.tags]);

@@ -185,12 +185,7 @@ async function only(what: string, responses: AsyncIterable<unknown>): Promise<un
   return all[0];
 }
 
-/**
- * An IDL-mode consumer of `service` at `address`: one HTTP/2 connection, one stream per call,
- * `content-type: application/grpc+proto`, each message the protobuf bytes of the method's input.
- * Streams are async iterables: request iterables are pulled only as the stream's buffer drains,
- * and breaking out of a response iterable resets the stream (the server sees CANCELLED).
- */
+/** The IDL client behind `createProtoClient` of lazy-entry.ts, which documents it. */
 export function createProtoClient<S extends DescService>(
   service: ProtoService<S>,
   options: ProtoClientOptions,

@@ -30,10 +30,7 @@ export interface ProtoServer {
   close(): Promise<void>;
 }
 
-/**
- * A Triple server for IDL-mode services (the Triple server the tri protocol uses, so framing,
- * `payload` and GOAWAY draining are the same); gRPC clients call it as any gRPC server.
- */
+/** The IDL server behind `createProtoServer` of lazy-entry.ts, which documents it. */
 export async function createProtoServer(options: ProtoServerOptions = {}): Promise<ProtoServer> {
   const server = await createTripleServer({
     host: options.host ?? "0.0.0.0",

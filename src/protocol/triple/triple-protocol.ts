@@ -18,11 +18,9 @@ import {
 import { type ServedExporter, ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { ClientConnection } from "./client-connection.js";
+import { TRIPLE_PROTOCOL } from "./lazy-entry.js";
 import { TripleInvoker } from "./triple-invoker.js";
 import { createTripleServer, type TripleServer } from "./triple-server.js";
-
-/** The protocol's name in URLs: `tri://host:50051/com.foo.Service`. */
-export const TRIPLE_PROTOCOL = "tri";
 
 export interface TripleProtocolOptions {
   readonly logger?: Logger;

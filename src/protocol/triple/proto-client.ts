@@ -24,6 +24,7 @@ import { ClientConnection } from "./client-connection.js";
 import { ACCEPTED_ENCODINGS, messageEncodingOf } from "./grpc-frame.js";
 import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
 import { formatGrpcTimeout } from "./grpc-timeout.js";
+import { keepaliveSetting } from "./keepalive.js";
 import { readMessages, writeMessage } from "./message-stream.js";
 import type { ProtoCallOptions, ProtoClient, ProtoService } from "./proto-service.js";
 import {
@@ -46,6 +47,10 @@ export interface ProtoClientOptions {
   /** Largest message accepted or sent (default 8 MiB). */
   readonly payload?: number;
   readonly connectTimeoutMs?: number;
+  /** ms between two keepalive PINGs on the connection; 0 sends none (default 60000, Java's `heartbeat`). */
+  readonly heartbeatMs?: number;
+  /** ms a PING may go unanswered before the connection is closed and its calls fail (default 3 × heartbeat, Java's `close.timeout`). */
+  readonly closeTimeoutMs?: number;
   readonly logger?: Logger;
 }
 
@@ -194,6 +199,11 @@ export function createProtoClient<S extends DescService>(
     address: options.address,
     logger: options.logger ?? consoleLogger,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    keepalive: keepaliveSetting(
+      `the proto client of ${service.typeName} at ${options.address}`,
+      options.heartbeatMs,
+      options.closeTimeoutMs,
+    ),
   });
   const limit = options.payload ?? DEFAULT_PAYLOAD_BYTES;
   const open = async (method: DescMethod, callOptions: ProtoCallOptions): Promise<ProtoCall> => {

@@ -18,6 +18,7 @@ import {
 import { type ServedExporter, ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { ClientConnection } from "./client-connection.js";
+import { keepaliveOfUrl } from "./keepalive.js";
 import { TRIPLE_PROTOCOL } from "./lazy-entry.js";
 import { TripleInvoker } from "./triple-invoker.js";
 import { createTripleServer, type TripleServer } from "./triple-server.js";
@@ -92,6 +93,7 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
         logger,
         connectTimeoutMs: url.number("connect.timeout", DEFAULT_CONNECT_TIMEOUT_MS),
         tls: tls as SecureClientSessionOptions | undefined,
+        keepalive: keepaliveOfUrl(url),
       }),
       refs: 1,
     };

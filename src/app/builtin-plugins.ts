@@ -46,8 +46,9 @@ const threadModelPlugin: Plugin = {
 };
 
 /**
- * Dubbo 3's Triple protocol (`tri://`): gRPC over HTTP/2 with Dubbo's headers. Its modules and
- * `@bufbuild/protobuf` load on the application's first tri export or reference.
+ * Dubbo 3's Triple protocol (`tri://`): gRPC over HTTP/2 with Dubbo's headers, on the same thread
+ * model and monitor as dubbo. Its modules and `@bufbuild/protobuf` load on the application's first
+ * tri export or reference.
  */
 const tripleProtocolPlugin: Plugin = {
   name: TRIPLE_PROTOCOL,
@@ -56,6 +57,8 @@ const tripleProtocolPlugin: Plugin = {
       lazyProtocol(TRIPLE_PROTOCOL, DEFAULT_TRIPLE_PORT, async () =>
         (await import("../protocol/triple/triple-protocol.js")).createTripleProtocol({
           logger: context.logger,
+          observer: monitorObserver(points.monitor),
+          threadModel: context.threadModel,
         }),
       ),
     );

@@ -6,6 +6,7 @@ import {
   DEFAULT_TRIPLE_PORT,
   type Logger,
 } from "../../core/index.js";
+import { directExecutor } from "../shared/dispatch/executor.js";
 import { servedProtoService } from "./proto-provider.js";
 import type { ProtoImplementation, ProtoService } from "./proto-service.js";
 import { createTripleServer } from "./triple-server.js";
@@ -38,6 +39,8 @@ export async function createProtoServer(options: ProtoServerOptions = {}): Promi
     logger: options.logger ?? consoleLogger,
     payloadLimit: options.payload ?? DEFAULT_PAYLOAD_BYTES,
     shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
+    // No application, so no thread model: handlers run as calls arrive.
+    executor: directExecutor,
   });
   return {
     port: server.port,

@@ -73,7 +73,7 @@ export function responseHeaders(encoding: MessageEncoding): OutgoingHttpHeaders 
 }
 
 /** Ends the stream with a status and no message (gRPC's trailers-only response, or trailers after headers). */
-function sendStatus(stream: ServerHttp2Stream, code: Code, message: string): void {
+export function sendStatus(stream: ServerHttp2Stream, code: Code, message: string): void {
   if (stream.destroyed || stream.closed) return;
   const status = { [GRPC_STATUS]: String(code), [GRPC_MESSAGE]: encodeGrpcMessage(message) };
   if (stream.headersSent) {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import { Code, createProtoClient, defineService, java, RpcError, silentLogger } from "../../src/index.js";
 import { GreeterService, startGreeterServers } from "./greeter-peers.js";
-import { type PausableProxy, startPausableProxy } from "./pausable-proxy.js";
+import { type PausableProxy, startPausableProxy } from "./tcp-proxy.js";
 import { triApps } from "./tri-apps.js";
 
 const Echo = defineService("org.apache.dubbo.demo.KeepaliveService", {

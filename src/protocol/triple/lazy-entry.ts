@@ -13,6 +13,7 @@ export const TRIPLE_PROTOCOL = "tri";
 /**
  * A Triple server for IDL-mode services (the Triple server the tri protocol uses, so framing,
  * `payload`, TLS and GOAWAY draining are the same); gRPC clients call it as any gRPC server.
+ * A gzip request is answered gzip when the caller accepts it (`grpc-accept-encoding`).
  */
 export async function createProtoServer(options: ProtoServerOptions = {}): Promise<ProtoServer> {
   return (await import("./proto-server.js")).createProtoServer(options);
@@ -25,7 +26,7 @@ type AnyCall = (input: unknown, options?: ProtoCallOptions) => unknown;
  * `content-type: application/grpc+proto`, each message the protobuf bytes of the method's input.
  * Streams are async iterables: request iterables are pulled only as the stream's buffer drains,
  * and breaking out of a response iterable resets the stream (the server sees CANCELLED). Nothing
- * connects before the first call.
+ * connects, and no TLS file is read, before the first call (whose failure then names a bad setting).
  */
 export function createProtoClient<S extends DescService>(
   service: ProtoService<S>,
@@ -51,7 +52,8 @@ export function createProtoClient<S extends DescService>(
   return {
     client: client as unknown as ProtoClient<S>,
     async close() {
-      if (loaded !== undefined) await (await loaded).close();
+      // A client whose setup failed (a bad TLS file) has nothing to close.
+      await (await loaded?.catch(() => undefined))?.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   type Logger,
 } from "../../core/index.js";
 import { directExecutor } from "../shared/dispatch/executor.js";
+import { loadServerTlsFiles, type ServerTlsFiles } from "../shared/tls-settings.js";
 import { servedProtoService } from "./proto-provider.js";
 import type { ProtoImplementation, ProtoService } from "./proto-service.js";
 import { createTripleServer } from "./triple-server.js";
@@ -19,6 +20,8 @@ export interface ProtoServerOptions {
   readonly payload?: number;
   /** ms calls in flight may take to finish at `close()` (default as `shutdown.wait`). */
   readonly shutdownWaitMs?: number;
+  /** Serve HTTP/2 over TLS (ALPN `h2`) with these PEM files, read at start (default: h2c). */
+  readonly ssl?: ServerTlsFiles;
   readonly logger?: Logger;
 }
 
@@ -33,9 +36,16 @@ export interface ProtoServer {
 
 /** The IDL server behind `createProtoServer` of lazy-entry.ts, which documents it. */
 export async function createProtoServer(options: ProtoServerOptions = {}): Promise<ProtoServer> {
+  const host = options.host ?? "0.0.0.0";
+  const port = options.port ?? DEFAULT_TRIPLE_PORT;
+  const tls =
+    options.ssl === undefined
+      ? undefined
+      : await loadServerTlsFiles(options.ssl, `start the proto server on ${host}:${port}`);
   const server = await createTripleServer({
-    host: options.host ?? "0.0.0.0",
-    port: options.port ?? DEFAULT_TRIPLE_PORT,
+    host,
+    port,
+    tls,
     logger: options.logger ?? consoleLogger,
     payloadLimit: options.payload ?? DEFAULT_PAYLOAD_BYTES,
     shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,

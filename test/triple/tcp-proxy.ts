@@ -1,6 +1,7 @@
 // A raw TCP proxy on a free loopback port in front of a server. `pause()` makes the server look
 // dead without closing anything: bytes in either direction are dropped (as a black-holed host or a
-// half-open link drops them) while every socket stays open; `resume()` forwards again.
+// half-open link drops them) while every socket stays open; `resume()` forwards again. It counts
+// the bytes it forwards each way, so a test can see what crossed the wire (compression).
 import { connect, createServer, type Socket } from "node:net";
 
 export interface PausableProxy {
@@ -9,21 +10,26 @@ export interface PausableProxy {
   resume(): void;
   /** Connections accepted so far (a reconnect shows as one more). */
   readonly accepted: number;
+  /** Bytes forwarded from clients to the server, and back. */
+  readonly forwarded: { readonly toServer: number; readonly toClient: number };
   close(): Promise<void>;
 }
 
 export async function startPausableProxy(targetPort: number): Promise<PausableProxy> {
   let paused = false;
   let accepted = 0;
+  const forwarded = { toServer: 0, toClient: 0 };
   const sockets = new Set<Socket>();
   const track = (socket: Socket): void => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
   };
-  const forward = (from: Socket, to: Socket): void => {
-    from.on("data", (chunk) => {
-      if (!paused) to.write(chunk);
+  const forward = (from: Socket, to: Socket, direction: keyof typeof forwarded): void => {
+    from.on("data", (chunk: Buffer) => {
+      if (paused) return;
+      forwarded[direction] += chunk.length;
+      to.write(chunk);
     });
     from.on("close", () => to.destroy());
   };
@@ -32,8 +38,8 @@ export async function startPausableProxy(targetPort: number): Promise<PausablePr
     const upstream = connect(targetPort, "127.0.0.1");
     track(client);
     track(upstream);
-    forward(client, upstream);
-    forward(upstream, client);
+    forward(client, upstream, "toServer");
+    forward(upstream, client, "toClient");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
@@ -48,6 +54,7 @@ export async function startPausableProxy(targetPort: number): Promise<PausablePr
     get accepted() {
       return accepted;
     },
+    forwarded,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

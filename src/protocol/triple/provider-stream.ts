@@ -168,7 +168,9 @@ export function serveStream(
   });
   stream.on("close", () => {
     // Closed before we answered: the caller canceled (RST_STREAM) or the connection went away.
-    invocation?.cancel(
+    // An answered call completed its invocation first, so no error is built for it (one per call).
+    if (invocation === undefined || stream.headersSent) return;
+    invocation.cancel(
       new RpcError(`${target.path}.${target.method}: the caller canceled the call`, Code.Canceled),
     );
   });

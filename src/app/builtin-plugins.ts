@@ -1,14 +1,16 @@
 import { clusterPlugin } from "../cluster/index.js";
+import { DEFAULT_TRIPLE_PORT } from "../core/index.js";
 import { filterPlugin } from "../filter/index.js";
 import { monitorObserver, monitorPlugin } from "../monitor/index.js";
 import { createDubboProtocol } from "../protocol/dubbo/index.js";
 import { createInjvmProtocol, INJVM_PROTOCOL } from "../protocol/injvm/index.js";
 import { BUILTIN_DISPATCHERS, BUILTIN_THREAD_POOLS } from "../protocol/shared/index.js";
-import { createTripleProtocol, TRIPLE_PROTOCOL } from "../protocol/triple/index.js";
+import { TRIPLE_PROTOCOL } from "../protocol/triple/index.js";
 import { embeddedRegistryPlugin } from "../registry/dubbo/embedded-registry-plugin.js";
 import { zookeeperRegistryPlugin } from "../registry/index.js";
 import { BUILTIN_SERIALIZATIONS } from "../serialize/index.js";
 import type { Plugin } from "./extension-types.js";
+import { lazyProtocol } from "./lazy-protocol.js";
 
 /** The in-process protocol (Java's `injvm`). */
 const injvmPlugin: Plugin = {
@@ -54,11 +56,23 @@ const serializationPlugin: Plugin = {
   },
 };
 
-/** Dubbo 3's Triple protocol (`tri://`): gRPC over HTTP/2 with Dubbo's headers. */
+/**
+ * Dubbo 3's Triple protocol (`tri://`): gRPC over HTTP/2 with Dubbo's headers, on the same thread
+ * model and monitor as dubbo. Its modules and `@bufbuild/protobuf` load on the application's first
+ * tri export or reference.
+ */
 const tripleProtocolPlugin: Plugin = {
-  name: "tri",
+  name: TRIPLE_PROTOCOL,
   register: (points) => {
-    points.protocol.register(TRIPLE_PROTOCOL, (context) => createTripleProtocol({ logger: context.logger }));
+    points.protocol.register(TRIPLE_PROTOCOL, (context) =>
+      lazyProtocol(TRIPLE_PROTOCOL, DEFAULT_TRIPLE_PORT, async () =>
+        (await import("../protocol/triple/triple-protocol.js")).createTripleProtocol({
+          logger: context.logger,
+          observer: monitorObserver(points.monitor),
+          threadModel: context.threadModel,
+        }),
+      ),
+    );
   },
 };
 

@@ -25,6 +25,14 @@ async function loadsOf(program: string): Promise<{ stdout: string; loaded: strin
   }
 }
 
+/** Triple's modules past its light entry (the protocol's name and the lazy IDL entry points), and its protobuf runtime. */
+const tripleLoads = (loaded: string[]): string[] =>
+  loaded.filter(
+    (url) =>
+      url.includes("@bufbuild/protobuf") ||
+      (/\/src\/protocol\/triple\//.test(url) && !/\/(index|lazy-entry|proto-service)\.ts$/.test(url)),
+  );
+
 describe("plugins load on first use", () => {
   it("plugins - an application on the embedded registry loads neither node-zookeeper-client nor the zookeeper registry", async () => {
     const { stdout, loaded } = await loadsOf("embedded-app.ts");
@@ -39,5 +47,20 @@ describe("plugins load on first use", () => {
       /node-zookeeper-client|\/zookeeper-registry\.ts|\/zk-[a-z-]+\.ts|\/zookeeper-discovery\.ts/.test(url),
     );
     assert.deepEqual(zookeeper, []);
+    assert.deepEqual(tripleLoads(loaded), [], "a dubbo-only application loads no Triple module");
+  });
+
+  it("plugins - an application that exports and refers over tri loads the Triple modules and @bufbuild/protobuf", async () => {
+    const { stdout, loaded } = await loadsOf("tri-app.ts");
+    assert.match(stdout, /called: hello tri/);
+    const triple = tripleLoads(loaded);
+    assert.ok(
+      triple.some((url) => url.endsWith("/triple-protocol.ts")),
+      "the tri protocol loaded",
+    );
+    assert.ok(
+      triple.some((url) => url.includes("@bufbuild/protobuf")),
+      "@bufbuild/protobuf loaded",
+    );
   });
 });

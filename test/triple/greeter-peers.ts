@@ -3,6 +3,7 @@
 // replies (`delayMs` apart), Collect joins the streamed names, Chat answers each message. Each
 // server records how its calls ended, so a test can see a cancellation arrive.
 
+import { readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
@@ -45,12 +46,25 @@ export interface GrpcJsGreeter extends grpc.Client {
   Chat: () => grpc.ClientDuplexStream<unknown, { message: string }>;
 }
 
-export function grpcJsGreeterClient(address: string): GrpcJsGreeter {
+/** TLS of the test servers: our server's `ssl`, and grpc-js's the same PEM files. */
+export interface GreeterTls {
+  readonly certPath: string;
+  readonly keyPath: string;
+}
+
+export function grpcJsGreeterClient(
+  address: string,
+  options: { readonly caPem?: Buffer; readonly channel?: grpc.ChannelOptions } = {},
+): GrpcJsGreeter {
   const definition = loadSync(PROTO, { defaults: true });
   const pkg = grpc.loadPackageDefinition(definition) as unknown as {
     dubbo: { tri: { test: { Greeter: grpc.ServiceClientConstructor } } };
   };
-  return new pkg.dubbo.tri.test.Greeter(address, grpc.credentials.createInsecure()) as never;
+  const credentials =
+    options.caPem === undefined
+      ? grpc.credentials.createInsecure()
+      : grpc.credentials.createSsl(options.caPem);
+  return new pkg.dubbo.tri.test.Greeter(address, credentials, options.channel) as never;
 }
 
 function codeName(error: unknown): string {
@@ -59,9 +73,14 @@ function codeName(error: unknown): string {
     : String((error as Error)?.name);
 }
 
-export async function startGreeterServers(): Promise<GreeterServers> {
+export async function startGreeterServers(tls?: GreeterTls): Promise<GreeterServers> {
   const state = { oursEndings: [] as Endings, grpcJsEndings: [] as Endings, produced: 0 };
-  const ours = await createProtoServer({ host: "127.0.0.1", port: 0, logger: silentLogger });
+  const ours = await createProtoServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger: silentLogger,
+    ...(tls === undefined ? {} : { ssl: tls }),
+  });
   const implementation: ProtoImplementation<typeof Greeter> = {
     async sayHello(request, call) {
       if (request.failCode !== 0) throw new RpcError(`refused ${request.name}`, request.failCode as Code);
@@ -168,10 +187,14 @@ export async function startGreeterServers(): Promise<GreeterServers> {
       });
     },
   });
+  const credentials =
+    tls === undefined
+      ? grpc.ServerCredentials.createInsecure()
+      : grpc.ServerCredentials.createSsl(null, [
+          { cert_chain: readFileSync(tls.certPath), private_key: readFileSync(tls.keyPath) },
+        ]);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
-      e ? reject(e) : resolve(p),
-    ),
+    server.bindAsync("127.0.0.1:0", credentials, (e, p) => (e ? reject(e) : resolve(p))),
   );
   return Object.assign(state, { ours, grpcJs: { address: `127.0.0.1:${port}`, server } });
 }

@@ -10,7 +10,7 @@ import {
   decodeResponseWrapper,
   encodeRequestWrapper,
   encodeResponseWrapper,
-} from "../../src/protocol/triple/index.js";
+} from "../../src/protocol/triple/wrapper-codec.js";
 import { decodeHessian, encodeHessian } from "../../src/serialize/index.js";
 import { triApps } from "./tri-apps.js";
 

@@ -3,8 +3,12 @@
 import { createDubbo, type DubboApplication, silentLogger } from "../../src/index.js";
 
 export interface TriApps {
-  /** A provider application serving over tri on 127.0.0.1 and a free port. */
-  provider(name: string, protocol?: { readonly payloadBytes?: number }): Promise<DubboApplication>;
+  /** A provider application serving over tri on 127.0.0.1 and a free port (a QoS port with `qosPort: 0`). */
+  provider(
+    name: string,
+    protocol?: { readonly payloadBytes?: number; readonly threads?: number; readonly queues?: number },
+    application?: { readonly qosPort?: number },
+  ): Promise<DubboApplication>;
   consumer(name: string): Promise<DubboApplication>;
   stopAll(): Promise<void>;
 }
@@ -16,10 +20,10 @@ export function triApps(): TriApps {
     return app;
   };
   return {
-    async provider(name, protocol = {}) {
+    async provider(name, protocol = {}, application = {}) {
       return started(
         await createDubbo({
-          application: { name },
+          application: { name, ...application },
           env: false,
           logger: silentLogger,
           protocol: { name: "tri", host: "127.0.0.1", port: 0, ...protocol },

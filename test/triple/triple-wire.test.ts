@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
 import { BizError, defineService, java } from "../../src/index.js";
-import { decodeResponseWrapper, encodeRequestWrapper } from "../../src/protocol/triple/index.js";
+import { decodeResponseWrapper, encodeRequestWrapper } from "../../src/protocol/triple/wrapper-codec.js";
 import { decodeHessian, encodeHessian } from "../../src/serialize/index.js";
 import { triApps } from "./tri-apps.js";
 

@@ -24,12 +24,33 @@ export const SSL_SERVER_NAME_KEY = ".ssl.server-name";
 /** Consumer: `false` accepts a server certificate no trusted CA signed. */
 export const SSL_REJECT_UNAUTHORIZED_KEY = ".ssl.reject-unauthorized";
 
-/** The config setting each hidden key comes from, for error messages. */
-const SETTING_OF: Readonly<Record<string, string>> = {
-  [SSL_CERT_PATH_KEY]: "ssl.certPath",
-  [SSL_KEY_PATH_KEY]: "ssl.keyPath",
-  [SSL_CA_PATH_KEY]: "ssl.caPath",
-};
+/** A TLS server's PEM files (the protocol's `ssl` setting, or `createProtoServer`'s `ssl`). */
+export interface ServerTlsFiles {
+  /** Certificate chain the server presents. */
+  readonly certPath: string;
+  /** Private key of `certPath`. */
+  readonly keyPath: string;
+  /** CA bundle that signs client certificates. */
+  readonly caPath?: string | undefined;
+  /** Require a client certificate signed by `caPath` (mutual TLS). Default: true when `caPath` is set. */
+  readonly clientAuth?: boolean | undefined;
+}
+
+/** A TLS client's choices (a reference's `ssl` setting, or `createProtoClient`'s `ssl`). */
+export interface ClientTlsFiles {
+  /** CA bundle trusted for server certificates. Default: Node's bundled CAs. */
+  readonly caPath?: string | undefined;
+  /** Client certificate chain, for servers that require one. */
+  readonly certPath?: string | undefined;
+  /** Private key of `certPath`. */
+  readonly keyPath?: string | undefined;
+  /** Name sent as SNI and checked against the server certificate. Default: the server's host. */
+  readonly serverName?: string | undefined;
+  /** `false` accepts a server certificate no trusted CA signed (testing only). Default true. */
+  readonly rejectUnauthorized?: boolean | undefined;
+}
+
+type PemFile = "certPath" | "keyPath" | "caPath";
 
 export function isSslEnabled(url: Url): boolean {
   return url.boolean(SSL_ENABLED_KEY, DEFAULT_SSL_ENABLED);
@@ -59,37 +80,37 @@ function failure(action: string, problem: string, cause?: unknown): RpcError {
   );
 }
 
-async function readPem(url: Url, key: string, what: string, action: string): Promise<Buffer | undefined> {
-  const path = url.get(key);
+async function readPem(
+  path: string | undefined,
+  setting: PemFile,
+  what: string,
+  action: string,
+): Promise<Buffer | undefined> {
   if (path === undefined || path === "") return undefined;
   try {
     return await readFile(path);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw failure(
-      action,
-      `cannot read the ${what} file "${path}" (${reason}; set ${SETTING_OF[key]})`,
-      error,
-    );
+    throw failure(action, `cannot read the ${what} file "${path}" (${reason}; set ssl.${setting})`, error);
   }
 }
 
 /** Parses the PEM material once, so a bad or mismatched file fails here and not at the first handshake. */
 function secureContextOf(
   material: { cert?: Buffer; key?: Buffer; ca?: Buffer },
-  url: Url,
+  files: Partial<Record<PemFile, string | undefined>>,
   action: string,
 ): SecureContext {
   try {
     return createSecureContext(material);
   } catch (error) {
-    const files = [SSL_CERT_PATH_KEY, SSL_KEY_PATH_KEY, SSL_CA_PATH_KEY]
-      .filter((key) => url.has(key))
-      .map((key) => `${SETTING_OF[key]} "${url.get(key)}"`)
+    const named = (["certPath", "keyPath", "caPath"] as const)
+      .filter((setting) => files[setting] !== undefined)
+      .map((setting) => `ssl.${setting} "${files[setting]}"`)
       .join(", ");
     throw failure(
       action,
-      `the TLS files (${files}) are not a usable PEM certificate, key and CA: ${(error as Error).message}`,
+      `the TLS files (${named}) are not a usable PEM certificate, key and CA: ${(error as Error).message}`,
       error,
     );
   }
@@ -102,21 +123,40 @@ function secureContextOf(
  */
 export async function loadServerTls(url: Url, action: string): Promise<TlsOptions | undefined> {
   if (!isSslEnabled(url)) return undefined;
-  if (!url.has(SSL_CERT_PATH_KEY) || !url.has(SSL_KEY_PATH_KEY)) {
+  const certPath = url.get(SSL_CERT_PATH_KEY);
+  const keyPath = url.get(SSL_KEY_PATH_KEY);
+  if (certPath === undefined || keyPath === undefined) {
     throw failure(action, "a TLS server needs a certificate and its key (set ssl.certPath and ssl.keyPath)");
   }
+  const clientAuth = url.get(SSL_CLIENT_AUTH_KEY);
+  return loadServerTlsFiles(
+    {
+      certPath,
+      keyPath,
+      caPath: url.get(SSL_CA_PATH_KEY),
+      clientAuth: clientAuth === undefined ? undefined : url.boolean(SSL_CLIENT_AUTH_KEY, false),
+    },
+    action,
+  );
+}
+
+/** The node:tls server options of a server's PEM files, read and parsed now. */
+export async function loadServerTlsFiles(files: ServerTlsFiles, action: string): Promise<TlsOptions> {
   const [cert, key, ca] = await Promise.all([
-    readPem(url, SSL_CERT_PATH_KEY, "TLS certificate", action),
-    readPem(url, SSL_KEY_PATH_KEY, "TLS private key", action),
-    readPem(url, SSL_CA_PATH_KEY, "TLS CA", action),
+    readPem(files.certPath, "certPath", "TLS certificate", action),
+    readPem(files.keyPath, "keyPath", "TLS private key", action),
+    readPem(files.caPath, "caPath", "TLS CA", action),
   ]);
+  if (cert === undefined || key === undefined) {
+    throw failure(action, "a TLS server needs a certificate and its key (set ssl.certPath and ssl.keyPath)");
+  }
   // Java 3.x requires client certificates as soon as a trust collection is given; so do we by default.
-  const clientAuth = url.boolean(SSL_CLIENT_AUTH_KEY, ca !== undefined);
+  const clientAuth = files.clientAuth ?? ca !== undefined;
   if (clientAuth && ca === undefined) {
     throw failure(action, "ssl.clientAuth needs the CA that signs client certificates (set ssl.caPath)");
   }
-  const material = { cert: cert!, key: key!, ...(ca === undefined ? {} : { ca }) };
-  secureContextOf(material, url, action);
+  const material = { cert, key, ...(ca === undefined ? {} : { ca }) };
+  secureContextOf(material, files, action);
   return { ...material, requestCert: clientAuth, rejectUnauthorized: clientAuth };
 }
 
@@ -127,29 +167,43 @@ export async function loadServerTls(url: Url, action: string): Promise<TlsOption
  */
 export async function loadClientTls(url: Url, action: string): Promise<ConnectionOptions | undefined> {
   if (!isSslEnabled(url)) return undefined;
-  if (url.has(SSL_CERT_PATH_KEY) !== url.has(SSL_KEY_PATH_KEY)) {
+  return loadClientTlsFiles(
+    {
+      caPath: url.get(SSL_CA_PATH_KEY),
+      certPath: url.get(SSL_CERT_PATH_KEY),
+      keyPath: url.get(SSL_KEY_PATH_KEY),
+      serverName: url.get(SSL_SERVER_NAME_KEY),
+      rejectUnauthorized: url.has(SSL_REJECT_UNAUTHORIZED_KEY)
+        ? url.boolean(SSL_REJECT_UNAUTHORIZED_KEY, true)
+        : undefined,
+    },
+    action,
+  );
+}
+
+/** The node:tls connect options of a client's TLS choices, files read and parsed now. */
+export async function loadClientTlsFiles(files: ClientTlsFiles, action: string): Promise<ConnectionOptions> {
+  if ((files.certPath === undefined) !== (files.keyPath === undefined)) {
     throw failure(
       action,
       "a client certificate needs its key and a key its certificate (set both ssl.certPath and ssl.keyPath)",
     );
   }
   const [cert, key, ca] = await Promise.all([
-    readPem(url, SSL_CERT_PATH_KEY, "TLS client certificate", action),
-    readPem(url, SSL_KEY_PATH_KEY, "TLS client private key", action),
-    readPem(url, SSL_CA_PATH_KEY, "TLS CA", action),
+    readPem(files.certPath, "certPath", "TLS client certificate", action),
+    readPem(files.keyPath, "keyPath", "TLS client private key", action),
+    readPem(files.caPath, "caPath", "TLS CA", action),
   ]);
   const material = {
     ...(cert === undefined ? {} : { cert }),
     ...(key === undefined ? {} : { key }),
     ...(ca === undefined ? {} : { ca }),
   };
-  const serverName = url.get(SSL_SERVER_NAME_KEY);
+  const { serverName, rejectUnauthorized } = files;
   return {
     // One parsed context for every link and reconnect of this setup.
-    secureContext: secureContextOf(material, url, action),
+    secureContext: secureContextOf(material, files, action),
     ...(serverName === undefined || serverName === "" ? {} : { servername: serverName }),
-    ...(url.has(SSL_REJECT_UNAUTHORIZED_KEY)
-      ? { rejectUnauthorized: url.boolean(SSL_REJECT_UNAUTHORIZED_KEY, true) }
-      : {}),
+    ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }),
   };
 }

@@ -1,5 +1,6 @@
 import { type ClientHttp2Session, connect, type SecureClientSessionOptions } from "node:http2";
 import { Code, type Logger, RpcError } from "../../core/index.js";
+import { type KeepaliveSetting, startKeepalive } from "./keepalive.js";
 
 export interface ClientConnectionOptions {
   /** `host:port` of the provider. */
@@ -8,12 +9,16 @@ export interface ClientConnectionOptions {
   readonly connectTimeoutMs: number;
   /** Connect with TLS (ALPN `h2`) instead of h2c. */
   readonly tls?: SecureClientSessionOptions | undefined;
+  /** PINGs on the connection, closed when one goes unanswered (see {@link KeepaliveSetting}). */
+  readonly keepalive: KeepaliveSetting;
 }
 
 /**
  * One HTTP/2 connection to a provider, shared by every reference of the protocol to that address:
  * connected on first use, connected again on the next call after it closed or received GOAWAY
- * (HTTP/2 multiplexes, so one connection carries all concurrent calls).
+ * (HTTP/2 multiplexes, so one connection carries all concurrent calls). Its keepalive PINGs
+ * find a provider that stopped answering: the connection is destroyed, failing its calls with
+ * UNAVAILABLE, and the next call connects again.
  */
 export class ClientConnection {
   readonly address: string;
@@ -89,6 +94,12 @@ export class ClientConnection {
         session.unref();
         this.#lastConnectFailed = false;
         this.#live = session;
+        const stopKeepalive = startKeepalive(session, this.#options.keepalive, address, (reason) => {
+          logger.warn(reason.message);
+          this.#forget(session);
+          session.destroy(reason);
+        });
+        session.once("close", stopKeepalive);
         resolve(session);
       });
       session.once("close", () => this.#forget(session));

@@ -1,8 +1,10 @@
-// The tri protocol (Dubbo 3's Triple): gRPC framing over node:http2, Dubbo's headers, and wrapper
-// mode (Java interfaces without IDL, each argument Hessian 2 in a TripleRequestWrapper).
+// The tri protocol (Dubbo 3's Triple): gRPC framing over node:http2, Dubbo's headers, wrapper mode
+// (Java interfaces without IDL) and IDL mode (.proto services). This entry is light: the protocol
+// itself (triple-protocol.ts) and the IDL client and server load by dynamic import on first use.
 
-export { createProtoClient, type ProtoClientHandle, type ProtoClientOptions } from "./proto-client.js";
-export { createProtoServer, type ProtoServer, type ProtoServerOptions } from "./proto-server.js";
+export { createProtoClient, createProtoServer, TRIPLE_PROTOCOL } from "./lazy-entry.js";
+export type { ProtoClientHandle, ProtoClientOptions } from "./proto-client.js";
+export type { ProtoServer, ProtoServerOptions } from "./proto-server.js";
 export {
   defineProtoService,
   type ProtoCallContext,
@@ -11,13 +13,3 @@ export {
   type ProtoImplementation,
   type ProtoService,
 } from "./proto-service.js";
-export {
-  createTripleProtocol,
-  TRIPLE_PROTOCOL,
-} from "./triple-protocol.js";
-export {
-  decodeRequestWrapper,
-  decodeResponseWrapper,
-  encodeRequestWrapper,
-  encodeResponseWrapper,
-} from "./wrapper-codec.js";

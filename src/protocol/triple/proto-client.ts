@@ -20,10 +20,12 @@ import {
   type Logger,
   RpcError,
 } from "../../core/index.js";
+import { type ClientTlsFiles, loadClientTlsFiles } from "../shared/tls-settings.js";
 import { ClientConnection } from "./client-connection.js";
-import { ACCEPTED_ENCODINGS, messageEncodingOf } from "./grpc-frame.js";
+import { ACCEPTED_ENCODINGS, type MessageEncoding, messageEncodingOf } from "./grpc-frame.js";
 import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
 import { formatGrpcTimeout } from "./grpc-timeout.js";
+import { keepaliveSetting } from "./keepalive.js";
 import { readMessages, writeMessage } from "./message-stream.js";
 import type { ProtoCallOptions, ProtoClient, ProtoService } from "./proto-service.js";
 import {
@@ -46,6 +48,14 @@ export interface ProtoClientOptions {
   /** Largest message accepted or sent (default 8 MiB). */
   readonly payload?: number;
   readonly connectTimeoutMs?: number;
+  /** ms between two keepalive PINGs on the connection; 0 sends none (default 60000, Java's `heartbeat`). */
+  readonly heartbeatMs?: number;
+  /** ms a PING may go unanswered before the connection is closed and its calls fail (default 3 × heartbeat, Java's `close.timeout`). */
+  readonly closeTimeoutMs?: number;
+  /** How request messages are sent (`grpc-encoding`); responses come back as the server chooses. Default identity. */
+  readonly compression?: MessageEncoding;
+  /** Connect with TLS (ALPN `h2`): `true` trusts Node's bundled CAs, or give the files (default: h2c). */
+  readonly ssl?: ClientTlsFiles | true;
   readonly logger?: Logger;
 }
 
@@ -62,6 +72,7 @@ class ProtoCall {
   readonly #method: DescMethod;
   readonly #limit: number;
   readonly #options: ProtoCallOptions;
+  readonly #encoding: MessageEncoding;
   #headers: IncomingHttpHeaders = {};
   #trailers: IncomingHttpHeaders = {};
   #failure: RpcError | undefined;
@@ -74,8 +85,10 @@ class ProtoCall {
     what: string,
     options: ProtoCallOptions,
     timeoutMs: number | undefined,
+    encoding: MessageEncoding,
   ) {
     this.#stream = stream;
+    this.#encoding = encoding;
     this.#method = method;
     this.#limit = limit;
     this.#what = what;
@@ -115,7 +128,7 @@ class ProtoCall {
         if (this.#failure !== undefined || this.#stream.closed) return;
         const input = this.#method.input;
         const message = create(input, init as MessageInitShape<typeof input>);
-        await writeMessage(this.#stream, toBinary(input, message), "identity", this.#limit, this.#what);
+        await writeMessage(this.#stream, toBinary(input, message), this.#encoding, this.#limit, this.#what);
       }
       if (!this.#stream.closed) this.#stream.end();
     } catch (error) {
@@ -127,6 +140,8 @@ class ProtoCall {
   async *responses(): AsyncGenerator<unknown> {
     let ended = false;
     try {
+      // The response's grpc-encoding is in its headers, which may arrive after the call started.
+      await this.#responded();
       const encoding = messageEncodingOf(headerText(this.#headers, GRPC_ENCODING));
       const what = `the response of ${this.#what}`;
       const interrupted = (): RpcError =>
@@ -146,6 +161,15 @@ class ProtoCall {
       if (!ended) this.cancel(new RpcError(`${this.#what}: the caller stopped reading`, Code.Canceled));
       clearTimeout(this.#timer);
     }
+  }
+
+  /** Settles once the response headers are in, or the stream closed without them. */
+  #responded(): Promise<void> {
+    if (this.#headers[":status"] !== undefined || this.#stream.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#stream.once("response", () => resolve());
+      this.#stream.once("close", () => resolve());
+    });
   }
 
   #checkStatus(): void {
@@ -185,20 +209,29 @@ async function only(what: string, responses: AsyncIterable<unknown>): Promise<un
   return all[0];
 }
 
-/**
- * An IDL-mode consumer of `service` at `address`: one HTTP/2 connection, one stream per call,
- * `content-type: application/grpc+proto`, each message the protobuf bytes of the method's input.
- * Streams are async iterables: request iterables are pulled only as the stream's buffer drains,
- * and breaking out of a response iterable resets the stream (the server sees CANCELLED).
- */
-export function createProtoClient<S extends DescService>(
+/** The IDL client behind `createProtoClient` of lazy-entry.ts, which documents it. */
+export async function createProtoClient<S extends DescService>(
   service: ProtoService<S>,
   options: ProtoClientOptions,
-): ProtoClientHandle<S> {
+): Promise<ProtoClientHandle<S>> {
+  const where = `the proto client of ${service.typeName} at ${options.address}`;
+  const encoding = options.compression ?? "identity";
+  if (encoding !== "identity" && encoding !== "gzip") {
+    throw new RpcError(
+      `${where}: compression "${encoding}" is not one of identity, gzip`,
+      Code.InvalidArgument,
+    );
+  }
+  const tls =
+    options.ssl === undefined
+      ? undefined
+      : await loadClientTlsFiles(options.ssl === true ? {} : options.ssl, `connect ${where}`);
   const connection = new ClientConnection({
     address: options.address,
     logger: options.logger ?? consoleLogger,
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    keepalive: keepaliveSetting(where, options.heartbeatMs, options.closeTimeoutMs),
+    tls,
   });
   const limit = options.payload ?? DEFAULT_PAYLOAD_BYTES;
   const open = async (method: DescMethod, callOptions: ProtoCallOptions): Promise<ProtoCall> => {
@@ -218,8 +251,9 @@ export function createProtoClient<S extends DescService>(
       [GRPC_ACCEPT_ENCODING]: ACCEPTED_ENCODINGS,
     };
     if (timeoutMs !== undefined) headers[GRPC_TIMEOUT] = formatGrpcTimeout(timeoutMs);
+    if (encoding !== "identity") headers[GRPC_ENCODING] = encoding;
     if (callOptions.metadata !== undefined) attachmentsToHeaders(callOptions.metadata, headers);
-    return new ProtoCall(session.request(headers), method, limit, what, callOptions, timeoutMs);
+    return new ProtoCall(session.request(headers), method, limit, what, callOptions, timeoutMs, encoding);
   };
   const streamed = (
     method: DescMethod,

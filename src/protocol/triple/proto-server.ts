@@ -6,6 +6,8 @@ import {
   DEFAULT_TRIPLE_PORT,
   type Logger,
 } from "../../core/index.js";
+import { directExecutor } from "../shared/dispatch/executor.js";
+import { loadServerTlsFiles, type ServerTlsFiles } from "../shared/tls-settings.js";
 import { servedProtoService } from "./proto-provider.js";
 import type { ProtoImplementation, ProtoService } from "./proto-service.js";
 import { createTripleServer } from "./triple-server.js";
@@ -18,6 +20,8 @@ export interface ProtoServerOptions {
   readonly payload?: number;
   /** ms calls in flight may take to finish at `close()` (default as `shutdown.wait`). */
   readonly shutdownWaitMs?: number;
+  /** Serve HTTP/2 over TLS (ALPN `h2`) with these PEM files, read at start (default: h2c). */
+  readonly ssl?: ServerTlsFiles;
   readonly logger?: Logger;
 }
 
@@ -30,17 +34,23 @@ export interface ProtoServer {
   close(): Promise<void>;
 }
 
-/**
- * A Triple server for IDL-mode services (the Triple server the tri protocol uses, so framing,
- * `payload` and GOAWAY draining are the same); gRPC clients call it as any gRPC server.
- */
+/** The IDL server behind `createProtoServer` of lazy-entry.ts, which documents it. */
 export async function createProtoServer(options: ProtoServerOptions = {}): Promise<ProtoServer> {
+  const host = options.host ?? "0.0.0.0";
+  const port = options.port ?? DEFAULT_TRIPLE_PORT;
+  const tls =
+    options.ssl === undefined
+      ? undefined
+      : await loadServerTlsFiles(options.ssl, `start the proto server on ${host}:${port}`);
   const server = await createTripleServer({
-    host: options.host ?? "0.0.0.0",
-    port: options.port ?? DEFAULT_TRIPLE_PORT,
+    host,
+    port,
+    tls,
     logger: options.logger ?? consoleLogger,
     payloadLimit: options.payload ?? DEFAULT_PAYLOAD_BYTES,
     shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
+    // No application, so no thread model: handlers run as calls arrive.
+    executor: directExecutor,
   });
   return {
     port: server.port,

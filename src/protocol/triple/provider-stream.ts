@@ -73,7 +73,7 @@ export function responseHeaders(encoding: MessageEncoding): OutgoingHttpHeaders 
 }
 
 /** Ends the stream with a status and no message (gRPC's trailers-only response, or trailers after headers). */
-function sendStatus(stream: ServerHttp2Stream, code: Code, message: string): void {
+export function sendStatus(stream: ServerHttp2Stream, code: Code, message: string): void {
   if (stream.destroyed || stream.closed) return;
   const status = { [GRPC_STATUS]: String(code), [GRPC_MESSAGE]: encodeGrpcMessage(message) };
   if (stream.headersSent) {
@@ -168,7 +168,9 @@ export function serveStream(
   });
   stream.on("close", () => {
     // Closed before we answered: the caller canceled (RST_STREAM) or the connection went away.
-    invocation?.cancel(
+    // An answered call completed its invocation first, so no error is built for it (one per call).
+    if (invocation === undefined || stream.headersSent) return;
+    invocation.cancel(
       new RpcError(`${target.path}.${target.method}: the caller canceled the call`, Code.Canceled),
     );
   });

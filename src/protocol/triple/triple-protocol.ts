@@ -15,17 +15,22 @@ import {
   RpcError,
   type Url,
 } from "../../core/index.js";
+import { builtinThreadModel, resolveExecutor, type ThreadModel } from "../shared/dispatch/thread-model.js";
+import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { type ServedExporter, ServerSet } from "../shared/server-set.js";
 import { loadClientTls, loadServerTls, tlsProfile } from "../shared/tls-settings.js";
 import { ClientConnection } from "./client-connection.js";
+import { keepaliveOfUrl } from "./keepalive.js";
+import { TRIPLE_PROTOCOL } from "./lazy-entry.js";
 import { TripleInvoker } from "./triple-invoker.js";
 import { createTripleServer, type TripleServer } from "./triple-server.js";
 
-/** The protocol's name in URLs: `tri://host:50051/com.foo.Service`. */
-export const TRIPLE_PROTOCOL = "tri";
-
 export interface TripleProtocolOptions {
   readonly logger?: Logger;
+  /** Where the URL's `threadpool` and `dispatcher` names are looked up (default: the built-ins). */
+  readonly threadModel?: ThreadModel;
+  /** Told of each server's request pool and of the calls a full pool refuses. */
+  readonly observer?: ProtocolObserver;
 }
 
 interface SharedConnection {
@@ -35,13 +40,15 @@ interface SharedConnection {
 
 /**
  * The tri protocol (Java's TripleProtocol), wrapper mode: `export` serves invokers on an HTTP/2
- * server per `host:port` (h2c, or TLS with the protocol's `ssl` settings), found by service key;
+ * server per `host:port` (h2c, or TLS with the protocol's `ssl` settings), found by service key,
+ * each call admitted by the server's executor (`dispatcher`, `threadpool`, `threads`, `queues`);
  * `refer` returns a {@link TripleInvoker} over one HTTP/2 connection per provider address, shared
  * by the application's references (HTTP/2 multiplexes). `destroy` sends GOAWAY, drains up to
  * `shutdown.wait`, and closes every connection.
  */
 export function createTripleProtocol(options: TripleProtocolOptions = {}): Protocol {
   const logger = options.logger ?? consoleLogger;
+  const threadModel = options.threadModel ?? builtinThreadModel();
   const servers = new ServerSet<TripleServer>();
   const connections = new Map<string, SharedConnection>();
   const exporters = new Set<ServedExporter>();
@@ -59,19 +66,22 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
   }
 
   function serverFor(url: Url): Promise<TripleServer> {
-    return servers.serverFor(url, (host, port, address) =>
-      loadServerTls(url, `export ${url.serviceKey} on tri://${address}`).then((tls) =>
-        createTripleServer({
-          host,
-          port,
-          logger,
-          payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
-          shutdownWaitMs: url.number("shutdown.wait", DEFAULT_SHUTDOWN_WAIT_MS),
-          tls,
-          tlsProfile: tlsProfile(url),
-        }),
-      ),
-    );
+    return servers.serverFor(url, async (host, port, address) => {
+      // Resolved before listening, so a bad `threadpool`/`threads` fails the export, not a call.
+      const executor = resolveExecutor(url, threadModel);
+      const tls = await loadServerTls(url, `export ${url.serviceKey} on tri://${address}`);
+      return createTripleServer({
+        host,
+        port,
+        logger,
+        payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
+        shutdownWaitMs: url.number("shutdown.wait", DEFAULT_SHUTDOWN_WAIT_MS),
+        tls,
+        tlsProfile: tlsProfile(url),
+        executor,
+        observer: options.observer,
+      });
+    });
   }
 
   async function connectionFor(url: Url): Promise<SharedConnection> {
@@ -94,6 +104,7 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
         logger,
         connectTimeoutMs: url.number("connect.timeout", DEFAULT_CONNECT_TIMEOUT_MS),
         tls: tls as SecureClientSessionOptions | undefined,
+        keepalive: keepaliveOfUrl(url),
       }),
       refs: 1,
     };

@@ -4,14 +4,18 @@ import {
   type Http2SecureServer,
   type Http2Server,
   type Http2Session,
+  type IncomingHttpHeaders,
+  type ServerHttp2Stream,
 } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { TlsOptions } from "node:tls";
-import type { Logger } from "../../core/index.js";
+import { Code, type Logger } from "../../core/index.js";
+import type { Executor } from "../shared/dispatch/executor.js";
 import { ExporterTable } from "../shared/exporter-table.js";
+import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { type ProtoServiceTable, serveProtoCall } from "./proto-provider.js";
 import { protoMethodOfPath } from "./proto-service.js";
-import { serveStream } from "./provider-stream.js";
+import { sendStatus, serveStream } from "./provider-stream.js";
 
 export interface TripleServerOptions {
   readonly host: string;
@@ -24,6 +28,9 @@ export interface TripleServerOptions {
   readonly tls?: TlsOptions | undefined;
   /** The TLS settings' identity, so exports with other settings on this port fail clearly. */
   readonly tlsProfile?: string | undefined;
+  /** Admits each call (the URL's `dispatcher`/`threadpool`); a call holds its slot until its stream closes. */
+  readonly executor: Executor;
+  readonly observer?: ProtocolObserver | undefined;
 }
 
 export interface TripleServer {
@@ -38,7 +45,17 @@ export interface TripleServer {
   close(): Promise<void>;
 }
 
-/** An HTTP/2 server (h2c, or TLS) serving the Triple calls of the services in its table. */
+/** One call's stream as the executor runs it: served, and done when the stream closes. */
+interface StreamTask {
+  readonly stream: ServerHttp2Stream;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/**
+ * An HTTP/2 server (h2c, or TLS) serving the Triple calls of the services in its table. Each call
+ * goes through the executor when its headers arrive (as Java's Triple server hands a stream to the
+ * service's executor at its metadata); a full executor answers RESOURCE_EXHAUSTED at once.
+ */
 export async function createTripleServer(options: TripleServerOptions): Promise<TripleServer> {
   const table = new ExporterTable();
   const sessions = new Set<Http2Session>();
@@ -63,16 +80,36 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
   const address = `${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
   const context = { table, address, payloadLimit: options.payloadLimit, logger: options.logger };
   const protoServices: ProtoServiceTable = new Map();
+  const { executor, observer } = options;
+  const serve = ({ stream, headers }: StreamTask): Promise<void> =>
+    new Promise<void>((done) => {
+      // A call that waited in the queue may have been canceled meanwhile: its slot frees at once.
+      if (stream.closed || stream.destroyed) {
+        done();
+        return;
+      }
+      stream.once("close", done);
+      const path = headers[":path"] ?? "";
+      const slash = path.lastIndexOf("/");
+      const served = slash > 0 ? protoServices.get(path.slice(1, slash)) : undefined;
+      const method =
+        served === undefined ? undefined : protoMethodOfPath(served.service.methods, path.slice(slash + 1));
+      if (served !== undefined && method !== undefined && headers[":method"] === "POST")
+        serveProtoCall(context, stream, headers, served, method);
+      else serveStream(context, stream, headers);
+    });
   server.on("stream", (stream, headers) => {
-    const path = headers[":path"] ?? "";
-    const slash = path.lastIndexOf("/");
-    const served = slash > 0 ? protoServices.get(path.slice(1, slash)) : undefined;
-    const method =
-      served === undefined ? undefined : protoMethodOfPath(served.service.methods, path.slice(slash + 1));
-    if (served !== undefined && method !== undefined && headers[":method"] === "POST")
-      serveProtoCall(context, stream, headers, served, method);
-    else serveStream(context, stream, headers);
+    if (executor.run(serve, { stream, headers }) !== undefined) return;
+    observer?.poolExhausted(address, executor.active, executor.queued);
+    sendStatus(
+      stream,
+      Code.ResourceExhausted,
+      `the provider at ${address} is busy: ${headers[":path"]} was refused because ${executor.active} calls ` +
+        `are running and ${executor.queued} waiting (${executor.description}); raise \`threads\`/\`queues\` ` +
+        "on the provider or add providers",
+    );
   });
+  observer?.threadPool(address, executor, true);
   let closing: Promise<void> | undefined;
   return {
     port,
@@ -89,7 +126,10 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
           for (const session of sessions) session.destroy();
         }, options.shutdownWaitMs);
         deadline.unref();
-        server.once("close", () => clearTimeout(deadline));
+        server.once("close", () => {
+          clearTimeout(deadline);
+          observer?.threadPool(address, executor, false);
+        });
       });
       return closing;
     },

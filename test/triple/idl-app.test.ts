@@ -239,6 +239,17 @@ describe("IDL services through app.export / app.refer", () => {
       greeter.sayHello({ name: "slow", delayMs: 5000 }, { timeoutMs: 100 }),
       (e: unknown) => e instanceof RpcError && e.code === Code.DeadlineExceeded,
     );
+    // Method settings take the rpc's name, as the invocation and the URL keys do.
+    const perMethod = await consumer.refer(GreeterService, {
+      url: `tri://${url.address}`,
+      timeoutMs: 10_000,
+      retries: 0,
+      methods: { SayHello: { timeoutMs: 100 } },
+    });
+    await assert.rejects(
+      perMethod.sayHello({ name: "slow", delayMs: 5000 }),
+      (e: unknown) => e instanceof RpcError && e.code === Code.DeadlineExceeded,
+    );
   });
 
   test("idl app - cancellation: an aborted signal and a broken-off stream reach the provider as CANCELLED", async () => {

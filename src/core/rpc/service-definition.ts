@@ -127,6 +127,15 @@ export function javaMethodNames(definition: ServiceDefinition): string[] {
   for (const method of definition.idl?.methods.values() ?? []) names.add(method.localName);
   return [...names].sort();
 }
+/**
+ * The names method settings (`methods.<name>`, the URL's `<name>.timeout`) take: an IDL service's
+ * rpc names (`SayHello`, the invocation's method, as on the wire), else the Java method names.
+ */
+export function settingMethodNames(definition: ServiceDefinition): string[] {
+  if (definition.idl === undefined) return javaMethodNames(definition);
+  return [...definition.idl.methods.keys()].sort();
+}
+
 const JAVA_CLASS_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
 
 /**

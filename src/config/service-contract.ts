@@ -1,4 +1,4 @@
-import { Code, javaMethodNames, RpcError, type ServiceDefinition } from "../core/index.js";
+import { Code, RpcError, type ServiceDefinition, settingMethodNames } from "../core/index.js";
 import { invalidSetting, isRecord, joinPath } from "./errors.js";
 import type { Given } from "./fields.js";
 import {
@@ -69,7 +69,7 @@ export function resolveMethods(
   if (value === undefined || value === null) return Object.freeze(out);
   const methodsPath = joinPath(path, "methods");
   const read: Readonly<Record<string, Given<MethodSettings>>> = readMethods(value, methodsPath);
-  const known = definition === undefined ? undefined : javaMethodNames(definition);
+  const known = definition === undefined ? undefined : settingMethodNames(definition);
   for (const [name, given] of Object.entries(read)) {
     if (known !== undefined && !known.includes(name)) {
       const guess = closestName(name, known);

@@ -73,15 +73,18 @@ function codeName(error: unknown): string {
     : String((error as Error)?.name);
 }
 
-export async function startGreeterServers(tls?: GreeterTls): Promise<GreeterServers> {
-  const state = { oursEndings: [] as Endings, grpcJsEndings: [] as Endings, produced: 0 };
-  const ours = await createProtoServer({
-    host: "127.0.0.1",
-    port: 0,
-    logger: silentLogger,
-    ...(tls === undefined ? {} : { ssl: tls }),
-  });
-  const implementation: ProtoImplementation<typeof Greeter> = {
+/** What our Greeter records: how its calls ended, and how many Countdown replies it produced. */
+export interface GreeterState {
+  readonly oursEndings: Endings;
+  produced: number;
+}
+
+/** Our Greeter's handlers, recording into `state`; `x-served-by` trailers name `servedBy`. */
+export function greeterImplementation(
+  state: GreeterState,
+  servedBy = "dubbo-ts",
+): ProtoImplementation<typeof Greeter> {
+  return {
     async sayHello(request, call) {
       if (request.failCode !== 0) throw new RpcError(`refused ${request.name}`, request.failCode as Code);
       try {
@@ -90,7 +93,7 @@ export async function startGreeterServers(tls?: GreeterTls): Promise<GreeterServ
         state.oursEndings.push(codeName(call.signal.reason));
         throw error;
       }
-      call.trailers["x-served-by"] = "dubbo-ts";
+      call.trailers["x-served-by"] = servedBy;
       state.oursEndings.push("ok");
       return { message: `hello ${request.name} from ${String(call.metadata["x-caller"] ?? "nobody")}` };
     },
@@ -124,7 +127,17 @@ export async function startGreeterServers(tls?: GreeterTls): Promise<GreeterServ
       }
     },
   };
-  ours.add(GreeterService, implementation);
+}
+
+export async function startGreeterServers(tls?: GreeterTls): Promise<GreeterServers> {
+  const state = { oursEndings: [] as Endings, grpcJsEndings: [] as Endings, produced: 0 };
+  const ours = await createProtoServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger: silentLogger,
+    ...(tls === undefined ? {} : { ssl: tls }),
+  });
+  ours.add(GreeterService, greeterImplementation(state));
 
   const definition = loadSync(PROTO, { defaults: true });
   const pkg = grpc.loadPackageDefinition(definition) as unknown as {

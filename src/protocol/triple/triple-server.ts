@@ -13,9 +13,9 @@ import { Code, type Logger } from "../../core/index.js";
 import type { Executor } from "../shared/dispatch/executor.js";
 import { ExporterTable } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
-import { type ProtoServiceTable, serveProtoCall } from "./proto-provider.js";
+import { serveIdlCall } from "./proto-provider.js";
 import { protoMethodOfPath } from "./proto-service.js";
-import { sendStatus, serveStream } from "./provider-stream.js";
+import { exportedFor, sendStatus, serveStream } from "./provider-stream.js";
 
 export interface TripleServerOptions {
   readonly host: string;
@@ -37,9 +37,8 @@ export interface TripleServer {
   readonly port: number;
   /** `host:port` as bound. */
   readonly address: string;
+  /** The services exported here; an IDL service's calls are served as protobuf, the others as wrappers. */
   readonly table: ExporterTable;
-  /** IDL-mode services, by `package.Service`: served before the wrapper-mode table. */
-  readonly protoServices: ProtoServiceTable;
   readonly tlsProfile: string | undefined;
   /** Sends GOAWAY on every connection, lets calls in flight finish (up to `shutdownWaitMs`), closes. */
   close(): Promise<void>;
@@ -79,7 +78,6 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
   const port = (server.address() as AddressInfo).port;
   const address = `${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
   const context = { table, address, payloadLimit: options.payloadLimit, logger: options.logger };
-  const protoServices: ProtoServiceTable = new Map();
   const { executor, observer } = options;
   const serve = ({ stream, headers }: StreamTask): Promise<void> =>
     new Promise<void>((done) => {
@@ -91,11 +89,11 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
       stream.once("close", done);
       const path = headers[":path"] ?? "";
       const slash = path.lastIndexOf("/");
-      const served = slash > 0 ? protoServices.get(path.slice(1, slash)) : undefined;
-      const method =
-        served === undefined ? undefined : protoMethodOfPath(served.service.methods, path.slice(slash + 1));
-      if (served !== undefined && method !== undefined && headers[":method"] === "POST")
-        serveProtoCall(context, stream, headers, served, method);
+      const exported = slash > 0 ? exportedFor(table, headers, path.slice(1, slash)) : undefined;
+      const idlMethods = exported?.invoker.definition?.idl?.methods;
+      const method = idlMethods === undefined ? undefined : protoMethodOfPath(idlMethods, path.slice(slash + 1));
+      if (exported !== undefined && method !== undefined && headers[":method"] === "POST")
+        serveIdlCall(context, stream, headers, exported, method);
       else serveStream(context, stream, headers);
     });
   server.on("stream", (stream, headers) => {
@@ -115,7 +113,6 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
     port,
     address,
     table,
-    protoServices,
     tlsProfile: options.tlsProfile,
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -34,7 +34,12 @@ interface MethodPlan {
   headTypes: readonly JavaType[] | undefined;
   /** Dubbo version, path, version, method and descriptor, encoded in the reference's serialization. */
   head: Buffer | undefined;
-  /** The attachments of a call that adds none of its own, encoded, by the `timeout` they carry. */
+  /**
+   * The call attachments `encodedAttachments` were encoded with: none, or a frozen record of
+   * scalars a stub passes on every call (a generic stub's `{ generic }`, a plan's constants).
+   */
+  encodedFor: Attachments | undefined;
+  /** The whole attachments map of such calls, encoded, by the `timeout` they carry. */
   readonly encodedAttachments: Map<number, Buffer>;
   /** Decodes this method's responses, for the return type it was made for (a stub's never changes). */
   reader: { readonly returnType: JavaType | undefined; readonly read: ResponseReader<RpcResult> } | undefined;
@@ -43,7 +48,22 @@ interface MethodPlan {
 /** Distinct `timeout` values whose encoded attachments a method keeps (per-call timeouts add some). */
 const ENCODED_ATTACHMENTS_LIMIT = 8;
 
+/**
+ * Whether a call's own attachments are the same bytes on every call that passes this very record:
+ * frozen, so they cannot change, and scalars only, so their encoding needs no class definition or
+ * back-reference of the body and can be spliced into any request.
+ */
+function isConstantRecord(record: Attachments): boolean {
+  if (!Object.isFrozen(record)) return false;
+  for (const key in record) {
+    const value = record[key];
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") return false;
+  }
+  return true;
+}
+
 const ONE_WAY_RESULT = resultOf(undefined);
+const NO_ATTACHMENTS: Attachments = Object.freeze({});
 
 /** Stubs pass the same parameter-type array on every call: its descriptor is built once. */
 const descriptors = new WeakMap<readonly JavaType[], string>();
@@ -121,6 +141,7 @@ export class DubboInvoker implements Invoker {
         oneWay: !this.url.methodBoolean(method, "return", true),
         headTypes: undefined,
         head: undefined,
+        encodedFor: NO_ATTACHMENTS,
         encodedAttachments: new Map(),
         reader: undefined,
       };
@@ -187,9 +208,18 @@ export class DubboInvoker implements Invoker {
     return head;
   }
 
-  /** The call's attachments: encoded once per timeout when the call adds none of its own. */
+  /**
+   * The call's attachments: encoded once per timeout when the call adds none of its own or passes
+   * the same constant record as the calls before it, else encoded with the request.
+   */
   #attachmentsOf(plan: MethodPlan, inv: Invocation, timeoutMs: number): Buffer | Attachments {
-    if (hasAnyAttachment(inv.attachments)) return this.#attachments(inv, timeoutMs);
+    // A record without keys adds nothing, whichever object it is.
+    const own = hasAnyAttachment(inv.attachments) ? inv.attachments : NO_ATTACHMENTS;
+    if (own !== plan.encodedFor) {
+      if (!isConstantRecord(own)) return this.#attachments(inv, timeoutMs);
+      plan.encodedFor = own;
+      plan.encodedAttachments.clear();
+    }
     let encoded = plan.encodedAttachments.get(timeoutMs);
     if (encoded === undefined) {
       encoded = encodeAttachments(this.#slot, this.#attachments(inv, timeoutMs));

@@ -91,7 +91,8 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
       const slash = path.lastIndexOf("/");
       const exported = slash > 0 ? exportedFor(table, headers, path.slice(1, slash)) : undefined;
       const idlMethods = exported?.invoker.definition?.idl?.methods;
-      const method = idlMethods === undefined ? undefined : protoMethodOfPath(idlMethods, path.slice(slash + 1));
+      const method =
+        idlMethods === undefined ? undefined : protoMethodOfPath(idlMethods, path.slice(slash + 1));
       if (exported !== undefined && method !== undefined && headers[":method"] === "POST")
         serveIdlCall(context, stream, headers, exported, method);
       else serveStream(context, stream, headers);

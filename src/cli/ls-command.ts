@@ -1,7 +1,9 @@
 // `dubbo-ts ls <registry URL>`: every service a registry knows, with its providers, consumers and
 // rules (routers, configurators), read through the project's own registry code as dubbo-admin
-// reads them: one subscription to interface `*` in every category.
-import { Url } from "../core/index.js";
+// reads them: one subscription to interface `*` in every category; and, on ZooKeeper, every
+// application's instances under `/services/{app}` (Dubbo 3's application-level discovery).
+import { silentLogger, Url } from "../core/index.js";
+import { type ApplicationEntry, openRegistryView } from "../qos/index.js";
 import {
   ALL_CATEGORIES,
   ANY_VALUE,
@@ -20,10 +22,13 @@ import { createTerminal, type Terminal } from "./terminal.js";
 const LS_USAGE = `usage: dubbo-ts ls <registry URL> [--json]
 
 Lists every service the registry knows: its providers, consumers, routers and configurators
-(override and condition rules), as dubbo-admin shows them. zookeeper://host:2181, or
-registry://host:9090 for the embedded registry.
+(override and condition rules), as dubbo-admin shows them; on ZooKeeper also every application's
+instances under /services/{app} (address, metadata revision, endpoints). zookeeper://host:2181,
+or registry://host:9090 for the embedded registry.
 
-  --json   print {"<interface>": {"providers": [url…], "consumers": […], …}} for scripts
+  --json   print {"services": {"<interface>": {"providers": [url…], "consumers": […], …}},
+           "applications": [{"application", "instances": [{id, address, port, revision,
+           endpoints, metadata}]}]} for scripts
 `;
 
 type Listing = Map<string, Map<string, string[]>>;
@@ -49,11 +54,13 @@ export async function runLsCommand(argv: readonly string[]): Promise<number> {
   const app = await createCliApplication(target);
   try {
     const listing = await readListing(app.registries, target.registry);
+    const applications = await readApplications(target.registry);
     createTerminal(process.stderr).progress("");
     if (line.switches.has("json")) {
-      process.stdout.write(`${toJsonText(listing)}\n`);
+      process.stdout.write(`${toJsonText({ services: listing, applications })}\n`);
     } else {
       printListing(terminal, listing);
+      printApplications(terminal, applications);
     }
     return 0;
   } finally {
@@ -92,6 +99,33 @@ async function readListing(registries: Registries, address: string): Promise<Lis
   await registry.unsubscribe(everything, listener);
   for (const [name, service] of listing) if (service.size === 0) listing.delete(name);
   return new Map([...listing].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** The applications' instances on a ZooKeeper registry; none elsewhere (the embedded registry has none). */
+async function readApplications(address: string): Promise<ApplicationEntry[]> {
+  const url = Url.parse(address);
+  if (url.protocol !== "zookeeper") return [];
+  const view = await openRegistryView(url, silentLogger);
+  try {
+    return await view.applications();
+  } finally {
+    view.close();
+  }
+}
+
+function printApplications(terminal: Terminal, applications: readonly ApplicationEntry[]): void {
+  if (applications.length === 0) return;
+  terminal.line(terminal.bold("applications (instances under /services):"));
+  for (const { application, instances } of applications) {
+    terminal.line(`${terminal.bold(application)}  ${terminal.green(`${instances.length} instance(s)`)}`);
+    for (const instance of instances) {
+      const endpoints = instance.endpoints.map((e) => `${e.protocol}:${e.port}`).join(" ");
+      const revision = instance.revision === "" ? "no revision" : `revision ${instance.revision}`;
+      terminal.line(
+        `  ${instance.id}  ${terminal.dim(`${revision}${endpoints === "" ? "" : `  ${endpoints}`}`)}`,
+      );
+    }
+  }
 }
 
 function printListing(terminal: Terminal, listing: Listing): void {

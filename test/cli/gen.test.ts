@@ -3,62 +3,15 @@
 // the contract must say is checked against javap (the JDK's reading of the same class files),
 // and the generated module is type-checked with the project's compiler settings.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { javaMethodName, parameterDescriptor, type ServiceDefinition } from "../../src/core/index.js";
-import { type Finished, REPO_ROOT, runToEnd } from "../run-process.js";
+import type { ServiceDefinition } from "../../src/core/index.js";
+import type { Finished } from "../run-process.js";
+import { contractSignatures, gen, typeCheck, typeCheckUse } from "./gen-kit.js";
 import { buildApiJar, dubboJar, javapMethods, providerBuild, scratchDir } from "./java-api.js";
-
-const BIN = join(REPO_ROOT, "bin", "dubbo-ts.mjs");
-const SRC_INDEX = join(REPO_ROOT, "src", "index.js");
-
-function dubboTs(...args: string[]): Promise<Finished> {
-  return runToEnd(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, timeoutMs: 60_000 });
-}
-
-/** Runs gen into `out` importing the project's sources; returns the module's path and text. */
-async function gen(out: string, ...args: string[]): Promise<{ file: string; text: string; run: Finished }> {
-  const run = await dubboTs("gen", ...args, "--out", out, "--import-from", relative(out, SRC_INDEX));
-  assert.equal(run.code, 0, run.stderr);
-  const file = join(out, "contracts.ts");
-  return { file, text: readFileSync(file, "utf8"), run };
-}
-
-/** Each entry as `javaName(descriptor)return`, as javap prints a method. */
-function contractSignatures(...definitions: ServiceDefinition[]): string[] {
-  return definitions
-    .flatMap((d) =>
-      Object.entries(d.methods).map(
-        ([key, m]) => `${javaMethodName(key, m)}(${parameterDescriptor(m.args)})${m.returns.descriptor}`,
-      ),
-    )
-    .sort();
-}
-
-/** tsc with the project's strict settings over the generated module and a file that uses it. */
-function typeCheck(dir: string, files: readonly string[]): void {
-  const tsconfig = join(dir, "tsconfig.json");
-  writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      extends: join(REPO_ROOT, "tsconfig.json"),
-      compilerOptions: { noEmit: true },
-      include: files,
-    }),
-  );
-  const tsc = spawnSync(
-    process.execPath,
-    [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig],
-    {
-      encoding: "utf8",
-      timeout: 120_000,
-    },
-  );
-  assert.equal(tsc.status, 0, `the generated contract does not type-check:\n${tsc.stdout}${tsc.stderr}`);
-}
+import { dubboTs } from "./run-cli.js";
 
 function usageError(run: Finished, pattern: RegExp): void {
   assert.equal(run.code, 2, run.stderr);
@@ -130,11 +83,11 @@ export type Product = JavaValue<typeof Product>;`),
     );
     assert.deepEqual(contractSignatures(contracts.Counting!), javapMethods(classes, "com.foo.api.Counting"));
 
-    const use = join(out, "use.ts");
-    writeFileSync(
-      use,
-      `import type { ServiceStub } from ${JSON.stringify(relative(out, SRC_INDEX))};
-import { CatalogService, type Color, type Product } from "./contracts.js";
+    typeCheckUse(
+      dir,
+      out,
+      file,
+      `import { CatalogService, type Color, type Product } from "./contracts.js";
 export async function use(stub: ServiceStub<typeof CatalogService.methods>): Promise<string> {
   const product: Product = await stub.find(1);
   const colors: Color[] = [...product.alsoIn];
@@ -147,7 +100,6 @@ export async function use(stub: ServiceStub<typeof CatalogService.methods>): Pro
 }
 `,
     );
-    typeCheck(dir, [file, use]);
   });
 
   test("gen - a classes directory without parameter names: list-form args, other packages left out", async () => {

@@ -23,15 +23,19 @@ function run(tool: string, args: readonly string[], cwd?: string): string {
   return result.stdout;
 }
 
-/** `dir/api.jar`: the API compiled with `-parameters` (so the contract names each parameter). */
-export function buildApiJar(dir: string): string {
-  const classes = join(dir, "api-classes");
+/**
+ * `dir/<sources>.jar`: the Java sources under java/<sources>/com/foo/<sources> (our API, or the
+ * generic repository interfaces) compiled with `-parameters` (so the contract names each parameter).
+ */
+export function buildApiJar(dir: string, sources: "api" | "repo" = "api"): string {
+  const root = sources === "api" ? API_SOURCES : join(HERE, "java", "generic");
+  const classes = join(dir, `${sources}-classes`);
   mkdirSync(classes, { recursive: true });
-  const sources = readdirSync(join(API_SOURCES, "com", "foo", "api")).map((f) =>
-    join(API_SOURCES, "com", "foo", "api", f),
+  const files = readdirSync(join(root, "com", "foo", sources)).map((f) =>
+    join(root, "com", "foo", sources, f),
   );
-  run("javac", ["-parameters", "-nowarn", "-encoding", "UTF-8", "-d", classes, ...sources]);
-  const jar = join(dir, "api.jar");
+  run("javac", ["-parameters", "-nowarn", "-encoding", "UTF-8", "-d", classes, ...files]);
+  const jar = join(dir, `${sources}.jar`);
   run("jar", ["cf", jar, "-C", classes, "."]);
   return jar;
 }

@@ -270,8 +270,8 @@ describe("a Java Dubbo 3.3.6 provider through generated contracts, and the opera
   test("cli - ls lists the Java provider and qos speaks to Java's QoS port", async () => {
     const ls = await dubboTs("ls", `zookeeper://${fixture.zk.connectString}`, "--json");
     assert.equal(ls.code, 0, ls.stderr);
-    const listing = JSON.parse(ls.stdout) as Record<string, Record<string, string[]>>;
-    const providers = listing[CATALOG]?.providers ?? [];
+    const listing = JSON.parse(ls.stdout) as { services: Record<string, Record<string, string[]>> };
+    const providers = listing.services[CATALOG]?.providers ?? [];
     assert.equal(providers.length, 1, ls.stdout);
     assert.equal(Url.parse(providers[0]!).address, provider);
     const text = await dubboTs("ls", `zookeeper://${fixture.zk.connectString}`);

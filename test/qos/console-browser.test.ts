@@ -1,5 +1,6 @@
 // The web console end to end in headless Chromium (Debian's package, driven by playwright-core):
-// `dubbo-ts console --registry zookeeper://…` as its own process lists two running providers; an
+// `dubbo-ts console --registry zookeeper://…` as its own process lists two running providers (and
+// their application instances); an
 // override disabling one of them, added in the page (dubbo-admin's v2.7 YAML at
 // /dubbo/config/dubbo/{interface::}.configurators), moves a running consumer's calls to the other;
 // removing it in the page brings both back. The consumer's QoS port serves the same page at /console.
@@ -117,6 +118,14 @@ describe("web console in a headless browser", () => {
     assert.match((await row.textContent()) ?? "", /console-provider-a/);
     assert.match((await row.textContent()) ?? "", /interface=com\.example\.Greeter/);
     await page.locator('#services tr[data-role=consumer] >> text="console-consumer"').waitFor();
+    // Each provider's instance under /services (register-mode=all, the default), with its revision.
+    for (const name of ["a", "b"]) {
+      const instance = page.locator(
+        `#applications tr[data-application="console-provider-${name}"][data-instance="127.0.0.1:${providerPorts[name]}"]`,
+      );
+      await instance.waitFor();
+      assert.match((await instance.textContent()) ?? "", /dubbo:\d+.*dubbo\.metadata\.revision=/);
+    }
 
     await row.locator("button").click();
     assert.equal(await page.inputValue("#rule-key"), "com.example.Greeter::");

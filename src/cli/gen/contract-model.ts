@@ -17,6 +17,8 @@ import {
   parseClassTypeParameters,
   parseFieldType,
   parseMethodSignature,
+  parseSuperInterfaces,
+  substitute,
   type TypeRef,
 } from "./java-signature.js";
 
@@ -77,12 +79,14 @@ export function selectServices(pool: ClassPool, selection: Selection): ClassFile
 
 /**
  * An interface's callable methods: its own, then those of its superinterfaces in the pool, each
- * signature once (a redeclaration in a subinterface wins). Static methods are not remote.
+ * signature once (a redeclaration in a subinterface wins). Static methods are not remote. A
+ * superinterface's type variables take the arguments the subinterface gives them
+ * (`FooService extends BaseService<Foo, Long>`: `T find(ID id)` answers a Foo and takes a Long).
  */
 export function serviceModel(pool: ClassPool, service: ClassFile): ServiceModel {
   const methods: MethodModel[] = [];
   const seen = new Set<string>();
-  const visit = (iface: ClassFile): void => {
+  const visit = (iface: ClassFile, bindings: ReadonlyMap<string, TypeRef>): void => {
     const classBounds = parseClassTypeParameters(iface.signature);
     for (const method of iface.methods) {
       if (method.name.startsWith("<") || has(method.access, ACC_STATIC | ACC_SYNTHETIC | ACC_BRIDGE))
@@ -93,24 +97,49 @@ export function serviceModel(pool: ClassPool, service: ClassFile): ServiceModel 
       const erased = parseMethodSignature(method.descriptor);
       const generic = method.signature === undefined ? erased : parseMethodSignature(method.signature);
       const bounds = new Map([...classBounds, ...generic.typeParameters]);
+      // The method's own type variables shadow the interface's.
+      const bound = new Map([...bindings].filter(([name]) => !generic.typeParameters.has(name)));
       methods.push({
         javaName: method.name,
         parameters: erased.parameters.map((type, i) => ({
-          type: outerErasure(generic.parameters[i] ?? type, type),
+          type: outerType(generic.parameters[i] ?? type, type, bound),
           ...(method.parameterNames?.[i] ? { name: method.parameterNames[i] } : {}),
         })),
-        returns: outerErasure(generic.returns, erased.returns),
+        returns: outerType(generic.returns, erased.returns, bound),
         throws: method.exceptions,
         bounds,
       });
     }
+    const supers = parseSuperInterfaces(iface.signature);
     for (const parent of iface.interfaces) {
       const superInterface = pool.get(parent);
-      if (superInterface !== undefined) visit(superInterface);
+      if (superInterface === undefined) continue;
+      const given = supers.find((t) => t.sort === "class" && t.name === parent);
+      const args = given?.sort === "class" ? given.args : [];
+      const names = [...parseClassTypeParameters(superInterface.signature).keys()];
+      const parentBindings = new Map<string, TypeRef>();
+      names.forEach((name, i) => {
+        const arg = args[i];
+        if (arg !== undefined) parentBindings.set(name, substitute(arg, bindings));
+      });
+      visit(superInterface, parentBindings);
     }
   };
-  visit(service);
+  visit(service, new Map());
   return { javaName: service.name, methods };
+}
+
+/**
+ * A parameter's or return's type: the generic one with the bound variables substituted; a bare
+ * variable keeps its erasure from the descriptor, which Java dispatches on (as what it is bound
+ * to, when the subinterface binds it).
+ */
+function outerType(generic: TypeRef, erased: TypeRef, bindings: ReadonlyMap<string, TypeRef>): TypeRef {
+  if (generic.sort !== "var") return substitute(generic, bindings);
+  const type = bindings.get(generic.name);
+  return type === undefined || type.sort === "var" || type.sort === "any"
+    ? erased
+    : { sort: "bound", type, erasure: erased };
 }
 
 /**

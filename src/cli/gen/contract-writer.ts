@@ -47,6 +47,8 @@ function typeWord(type: TypeRef): string {
       return `${typeWord(type.element)}Array`;
     case "class":
       return simpleName(type.name).replaceAll("_", "");
+    case "bound":
+      return typeWord(type.erasure);
     default:
       return "Object";
   }

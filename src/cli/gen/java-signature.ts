@@ -8,7 +8,12 @@ export type TypeRef =
   | { readonly sort: "array"; readonly element: TypeRef }
   | { readonly sort: "var"; readonly name: string }
   /** A wildcard without an upper bound (`?`, `? super X`): only Object is known of it. */
-  | { readonly sort: "any" };
+  | { readonly sort: "any" }
+  /**
+   * A type variable a subinterface binds (`FooService extends BaseService<Foo, Long>`): values are
+   * of `type`, while Java dispatches on the variable's erasure, which the descriptor keeps.
+   */
+  | { readonly sort: "bound"; readonly type: TypeRef; readonly erasure: TypeRef };
 
 export interface MethodSignature {
   /** Bounds of the method's own type parameters, by name. */
@@ -141,6 +146,36 @@ export function parseMethodSignature(signatureOrDescriptor: string): MethodSigna
   while (reader.peek() !== ")") parameters.push(reader.type());
   reader.at++;
   return { typeParameters, parameters, returns: reader.type() };
+}
+
+/**
+ * The superinterfaces a class signature names, with their type arguments
+ * (`<T:…>Ljava/lang/Object;Lcom/foo/Base<TT;Ljava/lang/Long;>;` → `com.foo.Base<T, Long>`).
+ */
+export function parseSuperInterfaces(signature: string | undefined): TypeRef[] {
+  if (signature === undefined) return [];
+  const reader = new SignatureReader(signature);
+  reader.typeParameters();
+  reader.classType();
+  const interfaces: TypeRef[] = [];
+  while (reader.peek() === "L") interfaces.push(reader.classType());
+  reader.end();
+  return interfaces;
+}
+
+/** `type` with the variables `bindings` names replaced by what they are bound to. */
+export function substitute(type: TypeRef, bindings: ReadonlyMap<string, TypeRef>): TypeRef {
+  if (bindings.size === 0) return type;
+  switch (type.sort) {
+    case "var":
+      return bindings.get(type.name) ?? type;
+    case "class":
+      return type.args.length === 0 ? type : { ...type, args: type.args.map((a) => substitute(a, bindings)) };
+    case "array":
+      return { sort: "array", element: substitute(type.element, bindings) };
+    default:
+      return type;
+  }
 }
 
 /** A class's own type parameters (`<T:...>` before its superclass), by name. */

@@ -97,6 +97,23 @@ export function javaTypeExpression(type: TypeRef, scope: TypeScope): string {
       return `java.array(${javaTypeExpression(type.element, scope)})`;
     case "class":
       return classExpression(type.name, type.args, scope);
+    case "bound":
+      // The bound type's values, under the descriptor of the variable's erasure.
+      return `{ ...${javaTypeExpression(type.type, scope)}, descriptor: ${JSON.stringify(descriptorOf(type.erasure))} }`;
+  }
+}
+
+/** The JVM descriptor of an erased type (a descriptor's own types: no variables, no wildcards). */
+function descriptorOf(type: TypeRef): string {
+  switch (type.sort) {
+    case "base":
+      return type.code;
+    case "array":
+      return `[${descriptorOf(type.element)}`;
+    case "class":
+      return `L${type.name.replaceAll(".", "/")};`;
+    default:
+      return "Ljava/lang/Object;";
   }
 }
 

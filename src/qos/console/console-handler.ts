@@ -56,6 +56,7 @@ function ruleTarget(body: Record<string, unknown>): { kind: RuleKind; key: strin
 
 async function api(route: string, req: IncomingMessage, sources: ConsoleSources): Promise<unknown> {
   if (req.method === "GET" && route === "services") return (await sources.registry()).services();
+  if (req.method === "GET" && route === "applications") return (await sources.registry()).applications();
   if (req.method === "GET" && route === "rules") return (await sources.registry()).rules();
   if (req.method === "GET" && route === "metrics") return methodMetricsRows(await sources.metricsTexts());
   if (req.method === "POST" && route === "rules") {
@@ -74,7 +75,7 @@ async function api(route: string, req: IncomingMessage, sources: ConsoleSources)
 
 /**
  * The web console as a `node:http` handler: `GET /console` is the page; `/console/api/…` answers
- * JSON (`services`, `rules`, `metrics`; `POST rules` `{kind, key, yaml}` writes a rule, `POST
+ * JSON (`services`, `applications`, `rules`, `metrics`; `POST rules` `{kind, key, yaml}` writes a rule, `POST
  * rules/remove` `{kind, key}` removes it). A bad request answers 400 with `{error}` naming what
  * to change; an unreachable registry 503.
  */

@@ -6,4 +6,4 @@ export {
   createConsoleHandler,
 } from "./console-handler.js";
 export { openRegistryView } from "./open-registry-view.js";
-export type { RegistryView } from "./registry-view.js";
+export type { ApplicationEntry, RegistryView } from "./registry-view.js";

@@ -1,6 +1,12 @@
 import { parse } from "yaml";
 import { Code, javaUrlDecode, RpcError, Url } from "../../core/index.js";
 import type { RegistryLogger } from "../../registry/index.js";
+import {
+  ENDPOINTS_KEY,
+  parseInstanceJson,
+  REVISION_KEY,
+} from "../../registry/service-discovery/service-instance.js";
+import { servicesRootOf } from "../../registry/service-discovery/zk-instance-registration.js";
 import { ENCODED_PROTOCOL_SEPARATOR, rootPath } from "../../registry/zookeeper/zk-paths.js";
 import { ZkSession } from "../../registry/zookeeper/zk-session.js";
 import { RULE_SUFFIXES, type RuleKind } from "./rule-kinds.js";
@@ -20,6 +26,48 @@ export interface ServiceEntry {
   readonly service: string;
   readonly providers: readonly RegisteredUrl[];
   readonly consumers: readonly RegisteredUrl[];
+}
+
+/** One instance of an application under `/services/{app}` (Dubbo 3's application-level discovery). */
+interface InstanceEntry {
+  /** `host:port`, the node's name. */
+  readonly id: string;
+  readonly address: string;
+  readonly port: number;
+  /** The metadata revision consumers fetch the instance's services by; "" when it has none. */
+  readonly revision: string;
+  /** The port of each protocol it serves (`dubbo.endpoints`). */
+  readonly endpoints: ReadonlyArray<{ readonly protocol: string; readonly port: number }>;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+export interface ApplicationEntry {
+  readonly application: string;
+  readonly instances: readonly InstanceEntry[];
+}
+
+/** `dubbo.endpoints`' entries that name a protocol and a port (Java writes `[{port, protocol}]`). */
+function endpointsOf(metadata: Readonly<Record<string, string>>, node: string): InstanceEntry["endpoints"] {
+  const text = metadata[ENDPOINTS_KEY];
+  if (text === undefined) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (cause) {
+    throw new RpcError(
+      `instance node ${node} has ${ENDPOINTS_KEY} that is not JSON: ${text}`,
+      Code.InvalidArgument,
+      {
+        cause,
+      },
+    );
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.flatMap((e: { protocol?: unknown; port?: unknown }) =>
+    typeof e.protocol === "string" && typeof e.port === "number"
+      ? [{ protocol: e.protocol, port: e.port }]
+      : [],
+  );
 }
 
 export interface RuleEntry {
@@ -46,12 +94,15 @@ function ruleKindOf(node: string): RuleKind | undefined {
 
 /**
  * A ZooKeeper registry as the console reads and changes it: the services with their providers and
- * consumers (`/dubbo/{interface}/{providers,consumers}`), and dubbo-admin's rules in the config
- * center (`/dubbo/config/dubbo/{key}.configurators`, `.condition-router`, `.tag-router`). It reads
- * on demand (the page polls), so it keeps no watches.
+ * consumers (`/dubbo/{interface}/{providers,consumers}`), the applications' instances
+ * (`/services/{app}/{host:port}`), and dubbo-admin's rules in the config center
+ * (`/dubbo/config/dubbo/{key}.configurators`, `.condition-router`, `.tag-router`). It reads on
+ * demand (the page polls), so it keeps no watches.
  */
 export class RegistryView {
   readonly #session: ZkSession;
+  /** Where the instances live: `/services`, or the registry URL's `rootPath`/`group`. */
+  readonly #servicesRoot: string;
   /** The registry's root path (`/dubbo`), "" for `/`, so paths join with a plain `/`. */
   readonly #base: string;
   #closed = false;
@@ -59,6 +110,7 @@ export class RegistryView {
   private constructor(registry: Url, logger: RegistryLogger) {
     const root = rootPath(registry);
     this.#base = root === "/" ? "" : root;
+    this.#servicesRoot = servicesRootOf(registry);
     this.#session = new ZkSession(registry, logger, {
       isDestroyed: () => this.#closed,
       onNewSession: () => {},
@@ -101,6 +153,37 @@ export class RegistryView {
         consumers: await urls(name, "consumers"),
       })),
     );
+  }
+
+  /** Every application with instances registered, sorted, each instance as Java's JSON gives it. */
+  async applications(): Promise<ApplicationEntry[]> {
+    const zk = this.#session.client;
+    const apps = ((await zk.getChildren(this.#servicesRoot)) ?? []).sort();
+    const entries = await Promise.all(
+      apps.map(async (application): Promise<ApplicationEntry> => {
+        const appPath = `${this.#servicesRoot}/${application}`;
+        const nodes = ((await zk.getChildren(appPath)) ?? []).sort();
+        const instances = await Promise.all(
+          nodes.map(async (node): Promise<InstanceEntry | undefined> => {
+            const path = `${appPath}/${node}`;
+            const data = await zk.getData(path);
+            // Gone between the listing and the read: the instance stopped.
+            if (data === undefined) return undefined;
+            const instance = parseInstanceJson(data.data.toString("utf8"), path);
+            return {
+              id: node,
+              address: instance.host,
+              port: instance.port,
+              revision: instance.metadata[REVISION_KEY] ?? "",
+              endpoints: endpointsOf(instance.metadata, path),
+              metadata: instance.metadata,
+            };
+          }),
+        );
+        return { application, instances: instances.filter((i) => i !== undefined) };
+      }),
+    );
+    return entries.filter((e) => e.instances.length > 0);
   }
 
   async rules(): Promise<RuleEntry[]> {

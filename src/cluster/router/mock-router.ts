@@ -13,8 +13,10 @@ export const MOCK_ROUTER_PRIORITY = -100;
  * other value of the mark (e.g. "false") leaves the list untouched.
  */
 export function createMockRouter(): Router {
-  // Kept per frozen list (frozen itself, so the tag router after this one keeps its groups too).
+  // Both kept per frozen list, as Java's `notify` caches them (frozen, so the tag router after this
+  // one keeps its groups too).
   const withoutMocks = memoPerList((invokers) => keepFrozen(invokers, (invoker) => !isMock(invoker)));
+  const mocksOnly = memoPerList((invokers) => keepFrozen(invokers, isMock));
   return {
     name: "mock",
     priority: MOCK_ROUTER_PRIORITY,
@@ -26,7 +28,7 @@ export function createMockRouter(): Router {
         return withoutMocks.of(invokers);
       }
       if (mark === true || (typeof mark === "string" && mark.toLowerCase() === "true")) {
-        return invokers.filter(isMock);
+        return mocksOnly.of(invokers);
       }
       return invokers;
     },

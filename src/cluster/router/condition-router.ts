@@ -45,7 +45,10 @@ export function createConditionRouter(ruleUrl: Url, log: RouterLog = silentLog):
         return [];
       }
       const then = rule.then;
-      const result = invokers.filter((invoker) => matchCondition(then, invoker.url, consumerUrl, undefined));
+      // Frozen, so the routers after this one can keep what they derive from it (see memoPerList).
+      const result = Object.freeze(
+        invokers.filter((invoker) => matchCondition(then, invoker.url, consumerUrl, undefined)),
+      );
       if (result.length > 0) return result;
       if (force) {
         log.warn(

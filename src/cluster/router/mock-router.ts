@@ -1,5 +1,6 @@
 import type { Invoker } from "../../core/index.js";
 import { INVOCATION_NEED_MOCK, type Router, type RouterFactory } from "../contracts.js";
+import { keepFrozen, memoPerList } from "./list-memo.js";
 
 /** Providers with this URL protocol implement mock calls. */
 export const MOCK_PROTOCOL = "mock";
@@ -12,19 +13,10 @@ export const MOCK_ROUTER_PRIORITY = -100;
  * other value of the mark (e.g. "false") leaves the list untouched.
  */
 export function createMockRouter(): Router {
-  // The list without mocks is kept for the last frozen list seen: the directory passes the same
-  // frozen snapshot call after call, so its providers are scanned once per change, not per call.
-  let lastInput: readonly Invoker[] | undefined;
-  let lastReal: readonly Invoker[] = [];
-  const withoutMocks = (invokers: readonly Invoker[]): readonly Invoker[] => {
-    if (invokers === lastInput) return lastReal;
-    const real = invokers.some(isMock) ? invokers.filter((invoker) => !isMock(invoker)) : invokers;
-    if (Object.isFrozen(invokers)) {
-      lastInput = invokers;
-      lastReal = real;
-    }
-    return real;
-  };
+  // Both kept per frozen list, as Java's `notify` caches them (frozen, so the tag router after this
+  // one keeps its groups too).
+  const withoutMocks = memoPerList((invokers) => keepFrozen(invokers, (invoker) => !isMock(invoker)));
+  const mocksOnly = memoPerList((invokers) => keepFrozen(invokers, isMock));
   return {
     name: "mock",
     priority: MOCK_ROUTER_PRIORITY,
@@ -33,10 +25,10 @@ export function createMockRouter(): Router {
       if (invokers.length === 0) return invokers;
       const mark = inv.attachments[INVOCATION_NEED_MOCK];
       if (mark === undefined || mark === null) {
-        return withoutMocks(invokers);
+        return withoutMocks.of(invokers);
       }
       if (mark === true || (typeof mark === "string" && mark.toLowerCase() === "true")) {
-        return invokers.filter(isMock);
+        return mocksOnly.of(invokers);
       }
       return invokers;
     },

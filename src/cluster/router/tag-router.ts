@@ -1,6 +1,7 @@
 import type { Invocation, Invoker, Url } from "../../core/index.js";
 import type { Router, RouterFactory } from "../contracts.js";
 import { matchIpExpression } from "./ip-expression.js";
+import { keepFrozen, memoPerList } from "./list-memo.js";
 import { ruleOf } from "./router-log.js";
 import { matchString } from "./string-match.js";
 import { parseTagRouterRule, type TagRouterRule } from "./tag-rule.js";
@@ -37,17 +38,59 @@ export function createTagRouter(url: Url | undefined = undefined): Router {
 
 type TagRoute = Pick<Router, "route" | "notify">;
 
+const NO_INVOKERS: readonly Invoker[] = Object.freeze([]);
+
+/**
+ * Every route below reads its groups from what the list's snapshot precomputed (see
+ * {@link memoPerList}): per call it only reads the invocation's tag and force flag and looks the
+ * group up, instead of reading every provider's `dubbo.tag`.
+ */
 function staticRoute(url: Url | undefined): TagRoute {
+  const groups = memoPerList(groupByOwnTag);
   return {
     route(invokers, consumerUrl, inv) {
       if (invokers.length === 0) return invokers;
+      const { untagged, byTag } = groups.of(invokers);
       const tag = requestTag(inv, consumerUrl);
-      if (tag === undefined) return keep(invokers, isUntagged);
-      const tagged = keep(invokers, (invoker) => invoker.url.get(TAG_KEY) === tag);
+      if (tag === undefined) return untagged;
+      const tagged = byTag.get(tag) ?? NO_INVOKERS;
       if (tagged.length > 0 || forceTag(inv, consumerUrl, url)) return tagged;
-      return keep(invokers, isUntagged);
+      return untagged;
     },
   };
+}
+
+/** One list's providers by their own URL's `dubbo.tag` (Java's static-tag filters, done once). */
+interface OwnTagGroups {
+  readonly untagged: readonly Invoker[];
+  readonly byTag: ReadonlyMap<string, readonly Invoker[]>;
+}
+
+const UNTAGGED = "";
+
+function groupByOwnTag(invokers: readonly Invoker[]): OwnTagGroups {
+  const lists = new Map<string, Invoker[]>();
+  for (const invoker of invokers) {
+    const tag = invoker.url.get(TAG_KEY) ?? UNTAGGED;
+    const list = lists.get(tag);
+    if (list === undefined) lists.set(tag, [invoker]);
+    else list.push(invoker);
+  }
+  const byTag = new Map<string, readonly Invoker[]>();
+  for (const [tag, list] of lists) {
+    byTag.set(tag, list.length === invokers.length ? invokers : Object.freeze(list));
+  }
+  return { untagged: byTag.get(UNTAGGED) ?? NO_INVOKERS, byTag };
+}
+
+/** One list's providers as a tag rule groups them, for the rule's addresses of the last notify. */
+interface RuleTagGroups {
+  /** Providers no rule tag names and untagged by their URL: an untagged call's, and the fallback. */
+  readonly untagged: readonly Invoker[];
+  /** Each rule tag's providers, by the tag's addresses. */
+  readonly byRuleTag: ReadonlyMap<string, readonly Invoker[]>;
+  /** Providers by their own `dubbo.tag`, for a tag the rule does not name. */
+  readonly byOwnTag: ReadonlyMap<string, readonly Invoker[]>;
 }
 
 /** Java's `TAG_SEPERATOR`: `a|b` asks for tag `a|b`, else `a`. */
@@ -56,33 +99,45 @@ const TAG_LEVEL_SEPARATOR = "|";
 function dynamicRoute(rule: TagRouterRule, url: Url | undefined): TagRoute {
   let byTag = tagAddresses(rule, []);
   let tagged = new Set([...byTag.values()].flatMap((addresses) => [...addresses]));
+  const groupByRule = (invokers: readonly Invoker[]): RuleTagGroups => {
+    const untaggedByRule =
+      tagged.size === 0 ? invokers : keepFrozen(invokers, (i) => !addressIn(tagged, i.url));
+    const byRuleTag = new Map<string, readonly Invoker[]>();
+    for (const [tag, addresses] of byTag)
+      byRuleTag.set(
+        tag,
+        keepFrozen(invokers, (i) => addressIn(addresses, i.url)),
+      );
+    return {
+      untagged: keepFrozen(untaggedByRule, isUntagged),
+      byRuleTag,
+      byOwnTag: groupByOwnTag(invokers).byTag,
+    };
+  };
+  // The groups depend on the addresses of the last notify too, so a notify drops them.
+  const groups = memoPerList(groupByRule);
   return {
     notify(invokers) {
       byTag = tagAddresses(rule, invokers);
       tagged = new Set([...byTag.values()].flatMap((addresses) => [...addresses]));
+      groups.clear();
     },
     route(invokers, consumerUrl, inv) {
       if (invokers.length === 0) return invokers;
+      const { untagged, byRuleTag, byOwnTag } = groups.of(invokers);
       const tag = requestTag(inv, consumerUrl);
-      if (tag === undefined) {
-        const untaggedByRule =
-          tagged.size === 0 ? invokers : keep(invokers, (i) => !addressIn(tagged, i.url));
-        return untaggedByRule.length === 0 ? untaggedByRule : keep(untaggedByRule, isUntagged);
-      }
+      if (tag === undefined) return untagged;
       const force = forceTag(inv, consumerUrl, url);
-      const addresses = addressesOfTag(byTag, tag, force);
+      const ruleTag = ruleTagOf(byTag, tag, force);
       let result: readonly Invoker[];
-      if (addresses !== undefined) {
-        result = keep(invokers, (i) => addressIn(addresses, i.url));
+      if (ruleTag !== undefined) {
+        result = byRuleTag.get(ruleTag) ?? NO_INVOKERS;
         if (result.length > 0 || rule.force) return result;
       } else {
-        result = keep(invokers, (i) => i.url.get(TAG_KEY) === tag);
+        result = byOwnTag.get(tag) ?? NO_INVOKERS;
       }
       if (result.length > 0 || force) return result;
-      return keep(
-        keep(invokers, (i) => !addressIn(tagged, i.url)),
-        isUntagged,
-      );
+      return untagged;
     },
   };
 }
@@ -104,17 +159,17 @@ function tagAddresses(rule: TagRouterRule, invokers: readonly Invoker[]): Map<st
   return byTag;
 }
 
-/** Java's `selectAddressByTagLevel`. */
-function addressesOfTag(
+/** Java's `selectAddressByTagLevel`: the rule tag whose addresses a request's tag gets, if any. */
+function ruleTagOf(
   byTag: ReadonlyMap<string, ReadonlySet<string>>,
   tag: string,
   force: boolean,
-): ReadonlySet<string> | undefined {
-  if (force || !tag.includes(TAG_LEVEL_SEPARATOR)) return byTag.get(tag);
+): string | undefined {
+  if (force || !tag.includes(TAG_LEVEL_SEPARATOR)) return byTag.has(tag) ? tag : undefined;
   const levels = tag.split(TAG_LEVEL_SEPARATOR);
   for (let i = levels.length; i > 0; i--) {
-    const addresses = byTag.get(levels.slice(0, i).join(TAG_LEVEL_SEPARATOR));
-    if (addresses !== undefined && addresses.size > 0) return addresses;
+    const level = levels.slice(0, i).join(TAG_LEVEL_SEPARATOR);
+    if ((byTag.get(level)?.size ?? 0) > 0) return level;
   }
   return undefined;
 }
@@ -146,9 +201,4 @@ function forceTag(inv: Invocation, consumerUrl: Url, routerUrl: Url | undefined)
 function isUntagged(invoker: Invoker): boolean {
   const tag = invoker.url.get(TAG_KEY);
   return tag === undefined || tag === "";
-}
-
-/** Java's `filterInvoker`: the same list when everything passes, so unchanged lists are not copied. */
-function keep(invokers: readonly Invoker[], predicate: (invoker: Invoker) => boolean): readonly Invoker[] {
-  return invokers.every(predicate) ? invokers : invokers.filter(predicate);
 }

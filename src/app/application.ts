@@ -1,3 +1,4 @@
+import type { DescService } from "@bufbuild/protobuf";
 import {
   type ClusterContext,
   defaultMockName,
@@ -41,7 +42,14 @@ import {
   type Url,
 } from "../core/index.js";
 import { RegistryMetrics, ThreadPoolMetrics } from "../monitor/index.js";
-import { type ConsumerStub, createGenericStub, createStub, type GenericStub } from "../proxy/index.js";
+import type { ProtoClient, ProtoImplementation, ProtoService } from "../protocol/triple/index.js";
+import {
+  type ConsumerStub,
+  createGenericStub,
+  createIdlStub,
+  createStub,
+  type GenericStub,
+} from "../proxy/index.js";
 import { ApplicationDiscovery, Registries } from "../registry/index.js";
 import { ApplicationQos } from "./application-qos.js";
 import { assertExtensionNames, assertNamesKnown, assertPluginSettings } from "./extension-names.js";
@@ -216,13 +224,26 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   /**
    * Exports an implementation of a contract. By default it is callable in-process (`injvm`) and on
    * every configured protocol; `scope: "local"` keeps it in-process, `"none"` exports nothing.
+   * An IDL service (`defineProtoService(Greeter)`, served on a `tri` protocol) takes a handler per
+   * rpc and is registered under its `package.Service` name, as Java registers an IDL service.
    */
   async export<M extends MethodsDefinition>(
     definition: ServiceDefinition<M>,
     implementation: ServiceImplementation<M>,
+    options?: ServiceOptions,
+  ): Promise<ExportedService>;
+  async export<S extends DescService>(
+    service: ProtoService<S>,
+    implementation: ProtoImplementation<S>,
+    options?: ServiceOptions,
+  ): Promise<ExportedService>;
+  async export(
+    contract: ServiceDefinition | ProtoService,
+    implementation: object,
     options: ServiceOptions = {},
   ): Promise<ExportedService> {
     this.#assertRunning();
+    const definition = contractOf(contract);
     const { id, ...settings } = options;
     const service = resolveServiceEntry(
       this.#layers,
@@ -234,15 +255,33 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     return this.#exportResolved(service, definition, implementation);
   }
 
-  /** A typed stub for a contract: `await (await app.refer(DemoService)).sayHello("x")`. */
+  /**
+   * A typed stub for a contract: `await (await app.refer(DemoService)).sayHello("x")`. For an IDL
+   * service (`defineProtoService(Greeter)`), a client whose unary rpcs return promises and whose
+   * streams are async iterables, its calls through the same cluster, filters and registries.
+   */
   async refer<M extends MethodsDefinition>(
     definition: ServiceDefinition<M>,
-    options: ReferenceOptions<ServiceImplementation<M>> = {},
-  ): Promise<ConsumerStub<M>> {
+    options?: ReferenceOptions<ServiceImplementation<M>>,
+  ): Promise<ConsumerStub<M>>;
+  async refer<S extends DescService>(
+    service: ProtoService<S>,
+    options?: Omit<ReferenceOptions, "mockImplementation">,
+  ): Promise<ProtoClient<S>>;
+  async refer(
+    contract: ServiceDefinition | ProtoService,
+    options: ReferenceOptions<object> = {},
+  ): Promise<unknown> {
     const { mockImplementation, ...settings } = options;
+    const definition = contractOf(contract);
     const reference = this.#resolveReference({ ...settings, definition });
-    const own = mockImplementation as MockImplementation | undefined;
-    return createStub(definition, await this.#referResolved(reference, own));
+    const invoker = await this.#referResolved(
+      reference,
+      mockImplementation as MockImplementation | undefined,
+    );
+    return definition.idl === undefined
+      ? createStub(definition, invoker)
+      : createIdlStub(definition, invoker);
   }
 
   /** A generic stub (`$invoke(method, types, args)`) for an interface you have no contract for. */
@@ -415,6 +454,11 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
       throw new RpcError("this application is stopped; create a new one", Code.FailedPrecondition);
     }
   }
+}
+
+/** The contract of a `defineService` definition, or of an IDL service. */
+function contractOf(contract: ServiceDefinition | ProtoService): ServiceDefinition {
+  return "descriptor" in contract ? contract.definition : contract;
 }
 
 /**

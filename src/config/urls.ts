@@ -3,6 +3,7 @@ import {
   DUBBO_RELEASE,
   javaMethodNames,
   REGISTRY_SERVICE_INTERFACE,
+  type ServiceDefinition,
   Url,
 } from "../core/index.js";
 import { APPLICATION_FIELDS, type ResolvedApplicationConfig } from "./application-config.js";
@@ -20,6 +21,15 @@ const ANY_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 /** The parameters every URL of the application carries. */
 function applicationParams(application: ResolvedApplicationConfig): Record<string, string> {
   return givenToParams(APPLICATION_FIELDS, application.given, "", { ...application.parameters });
+}
+
+/**
+ * What Java 3 adds for an IDL (protobuf stub) service or reference: `proxy=nativestub`
+ * (`ServiceConfig` for a `ServerService`, `ReferenceConfig` for a `DubboStub` interface). No
+ * `serialization` key: the messages are protobuf by the method's own codec.
+ */
+function idlParams(definition: ServiceDefinition | undefined): Record<string, string> {
+  return definition?.idl === undefined ? {} : { proxy: "nativestub" };
 }
 
 /**
@@ -56,6 +66,7 @@ export function toServiceUrl(
     generic: "false",
     interface: service.interface,
     methods: service.methodNames.length === 0 ? "*" : service.methodNames.join(","),
+    ...idlParams(service.definition),
     pid: String(now.pid),
     release: DUBBO_RELEASE,
     side: "provider",
@@ -100,6 +111,7 @@ export function toReferenceUrl(
     dubbo: DUBBO_PROTOCOL_VERSION,
     interface: reference.interface,
     methods: methodNames.length === 0 ? "*" : methodNames.join(","),
+    ...idlParams(reference.definition),
     pid: String(now.pid),
     release: DUBBO_RELEASE,
     side: "consumer",

@@ -25,6 +25,7 @@ export * from "./java/java-value-check.js";
 export * from "./logging/index.js";
 export type { Filter, InvokeFn } from "./rpc/filter.js";
 export { ECHO_METHOD, isFrameworkMethod } from "./rpc/framework-methods.js";
+export * from "./rpc/idl-method.js";
 export * from "./rpc/invocation.js";
 export type { Exporter, Invoker, Node, Protocol } from "./rpc/invoker.js";
 export * from "./rpc/method-dispatch.js";

@@ -5,4 +5,5 @@ export { type CallPlan, callWithPlan, createCallPlan } from "./call-plan.js";
 export { type ConsumerStub, createStub } from "./consumer-stub.js";
 export type { EchoService } from "./echo-service.js";
 export { createGenericStub, type GenericStub } from "./generic-stub.js";
+export { createIdlStub } from "./idl-stub.js";
 export { createProviderInvoker } from "./provider-invoker.js";

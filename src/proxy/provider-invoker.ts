@@ -4,8 +4,6 @@ import {
   type Invocation,
   type InvokeFn,
   type Invoker,
-  invokeInProviderContext,
-  isInProviderContextOf,
   type MethodsDefinition,
   RpcError,
   type RpcResult,
@@ -14,6 +12,7 @@ import {
   type ServiceImplementation,
   type Url,
 } from "../core/index.js";
+import { createIdlProviderInvoker, implementationInvoker } from "../protocol/shared/index.js";
 
 type ImplementationMethod = (...args: unknown[]) => unknown;
 
@@ -100,34 +99,16 @@ export function createProviderInvoker<M extends MethodsDefinition>(
       Code.InvalidArgument,
     );
   }
+  if (definition.idl !== undefined) {
+    return createIdlProviderInvoker({ ...definition, idl: definition.idl }, implementation, url);
+  }
   const functions = indexImplementation(definition, implementation);
   const dispatch = createMethodDispatch(definition);
-  const localAddress = url.address;
-  let destroyed = false;
-
   const direct: InvokeFn = (inv) => {
     const method = dispatch.resolve(inv);
     if (method instanceof RpcError) return Promise.reject(method);
     return callImplementation(implementation, functions.get(method.key)!, inv);
   };
 
-  return {
-    url,
-    definition,
-    invoke(inv: Invocation): Promise<RpcResult> {
-      if (destroyed) {
-        return Promise.reject(
-          new RpcError(
-            `${service}.${inv.method}: the service was unexported at ${localAddress}`,
-            Code.Unavailable,
-          ),
-        );
-      }
-      return isInProviderContextOf(inv) ? direct(inv) : invokeInProviderContext(inv, localAddress, direct);
-    },
-    isAvailable: () => !destroyed,
-    async destroy() {
-      destroyed = true;
-    },
-  };
+  return implementationInvoker(url, definition, direct);
 }

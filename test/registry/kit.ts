@@ -154,12 +154,16 @@ export async function spawnRegistryProvider(registryUrl: string, name: string): 
   };
 }
 
-/** The provider URLs registered in ZooKeeper for `interfaceName`, read by a separate client, as a Java consumer would. */
-export async function zookeeperProviders(connectString: string, interfaceName: string): Promise<Url[]> {
+/** The provider (or consumer) URLs registered in ZooKeeper for `interfaceName`, read by a separate client, as a Java consumer would. */
+export async function zookeeperProviders(
+  connectString: string,
+  interfaceName: string,
+  category: "providers" | "consumers" = "providers",
+): Promise<Url[]> {
   const inspector = new ZkClient({ connectString, sessionTimeoutMs: 10_000, operationTimeoutMs: 3000 });
   try {
     await inspector.connect(10_000);
-    const children = (await inspector.getChildren(`/dubbo/${interfaceName}/providers`)) ?? [];
+    const children = (await inspector.getChildren(`/dubbo/${interfaceName}/${category}`)) ?? [];
     return children.map((child) => Url.parse(decodeURIComponent(child)));
   } finally {
     inspector.close();

@@ -59,10 +59,18 @@ function codeName(error: unknown): string {
     : String((error as Error)?.name);
 }
 
-export async function startGreeterServers(): Promise<GreeterServers> {
-  const state = { oursEndings: [] as Endings, grpcJsEndings: [] as Endings, produced: 0 };
-  const ours = await createProtoServer({ host: "127.0.0.1", port: 0, logger: silentLogger });
-  const implementation: ProtoImplementation<typeof Greeter> = {
+/** What our Greeter records: how its calls ended, and how many Countdown replies it produced. */
+export interface GreeterState {
+  readonly oursEndings: Endings;
+  produced: number;
+}
+
+/** Our Greeter's handlers, recording into `state`; `x-served-by` trailers name `servedBy`. */
+export function greeterImplementation(
+  state: GreeterState,
+  servedBy = "dubbo-ts",
+): ProtoImplementation<typeof Greeter> {
+  return {
     async sayHello(request, call) {
       if (request.failCode !== 0) throw new RpcError(`refused ${request.name}`, request.failCode as Code);
       try {
@@ -71,7 +79,7 @@ export async function startGreeterServers(): Promise<GreeterServers> {
         state.oursEndings.push(codeName(call.signal.reason));
         throw error;
       }
-      call.trailers["x-served-by"] = "dubbo-ts";
+      call.trailers["x-served-by"] = servedBy;
       state.oursEndings.push("ok");
       return { message: `hello ${request.name} from ${String(call.metadata["x-caller"] ?? "nobody")}` };
     },
@@ -105,7 +113,12 @@ export async function startGreeterServers(): Promise<GreeterServers> {
       }
     },
   };
-  ours.add(GreeterService, implementation);
+}
+
+export async function startGreeterServers(): Promise<GreeterServers> {
+  const state = { oursEndings: [] as Endings, grpcJsEndings: [] as Endings, produced: 0 };
+  const ours = await createProtoServer({ host: "127.0.0.1", port: 0, logger: silentLogger });
+  ours.add(GreeterService, greeterImplementation(state));
 
   const definition = loadSync(PROTO, { defaults: true });
   const pkg = grpc.loadPackageDefinition(definition) as unknown as {

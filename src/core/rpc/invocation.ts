@@ -1,5 +1,6 @@
 import { NEVER_ABORTED } from "../context/signals.js";
 import type { JavaType } from "../java/java-type.js";
+import type { IdlMethod } from "./idl-method.js";
 
 /** Attachments travel beside the arguments (Dubbo's implicit parameters), both ways. */
 export type Attachments = Readonly<Record<string, unknown>>;
@@ -39,6 +40,11 @@ export interface Invocation {
    * provider context filter exposes it as `RpcContext.remoteAddress`).
    */
   readonly remoteAddress?: string | undefined;
+  /**
+   * An IDL (protobuf) call: the method's kind and message codec. `args` is then the one request
+   * message, or an async iterable of them for a client or bidirectional stream.
+   */
+  readonly idl?: IdlMethod | undefined;
 }
 
 export interface InvocationInit {
@@ -54,6 +60,7 @@ export interface InvocationInit {
   readonly deadline?: number | undefined;
   readonly oneWay?: boolean;
   readonly remoteAddress?: string | undefined;
+  readonly idl?: IdlMethod | undefined;
 }
 
 export function createInvocation(init: InvocationInit): Invocation {
@@ -70,6 +77,7 @@ export function createInvocation(init: InvocationInit): Invocation {
     deadline: init.deadline,
     oneWay: init.oneWay ?? false,
     remoteAddress: init.remoteAddress,
+    idl: init.idl,
   };
 }
 
@@ -104,6 +112,7 @@ export abstract class LazySignalInvocation implements Invocation {
   readonly deadline: number | undefined;
   readonly oneWay: boolean;
   readonly remoteAddress: string | undefined;
+  readonly idl: IdlMethod | undefined;
 
   static readonly #signalProperty: PropertyDescriptor = Object.freeze({
     get(this: LazySignalInvocation): AbortSignal {
@@ -126,6 +135,7 @@ export abstract class LazySignalInvocation implements Invocation {
     this.deadline = init.deadline;
     this.oneWay = init.oneWay;
     this.remoteAddress = init.remoteAddress;
+    this.idl = init.idl;
   }
 
   /** The call's signal, made when first asked for. */
@@ -149,6 +159,7 @@ class DerivedInvocation extends LazySignalInvocation {
       deadline: "deadline" in changes ? changes.deadline : origin.deadline,
       oneWay: changes.oneWay ?? origin.oneWay,
       remoteAddress: "remoteAddress" in changes ? changes.remoteAddress : origin.remoteAddress,
+      idl: origin.idl,
     });
     this.#origin = origin;
   }

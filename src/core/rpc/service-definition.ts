@@ -1,4 +1,5 @@
 import { type JavaType, type JavaValue, type JavaValues, parameterDescriptor } from "../java/java-type.js";
+import type { IdlService } from "./idl-method.js";
 
 /** A Java parameter list as a tuple, so `[name, times]` keeps its order in the types. */
 type JavaTypeTuple = readonly [] | readonly [JavaType, ...JavaType[]];
@@ -93,6 +94,8 @@ export type AgreeingArgs<M extends MethodsDeclaration> = {
 export interface ServiceDefinition<M extends MethodsDefinition = MethodsDefinition> {
   readonly interfaceName: string;
   readonly methods: M;
+  /** An IDL service's methods (`defineProtoService`); its `methods` is then empty. */
+  readonly idl?: IdlService | undefined;
 }
 
 type ParametersOfMethod<D extends MethodDefinition> = NonNullable<D["__parameters"]>;
@@ -120,6 +123,8 @@ export function javaMethodName(key: string, method: MethodDefinition): string {
 export function javaMethodNames(definition: ServiceDefinition): string[] {
   const names = new Set<string>();
   for (const [key, method] of Object.entries(definition.methods)) names.add(javaMethodName(key, method));
+  // A Java IDL stub interface declares each rpc by its generated camelCase name.
+  for (const method of definition.idl?.methods.values() ?? []) names.add(method.localName);
   return [...names].sort();
 }
 const JAVA_CLASS_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;

@@ -13,6 +13,8 @@ export {
 } from "./dispatch/thread-model.js";
 export { createWorkerInvoker, type WorkerServiceOptions } from "./dispatch/worker-invoker.js";
 export { providerServiceKey } from "./exporter-table.js";
+export { createIdlProviderInvoker } from "./idl-provider-invoker.js";
+export { implementationInvoker } from "./implementation-invoker.js";
 export type { ProtocolObserver, ThreadPoolSizes } from "./protocol-observer.js";
 export { ProviderInvocation, timeoutFromAttachment } from "./provider-invocation.js";
 export {

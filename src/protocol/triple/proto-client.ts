@@ -1,41 +1,25 @@
+import type { OutgoingHttpHeaders } from "node:http2";
+import type { DescService } from "@bufbuild/protobuf";
 import {
-  type ClientHttp2Stream,
-  constants,
-  type IncomingHttpHeaders,
-  type OutgoingHttpHeaders,
-} from "node:http2";
-import {
-  create,
-  type DescMethod,
-  type DescService,
-  fromBinary,
-  type MessageInitShape,
-  toBinary,
-} from "@bufbuild/protobuf";
-import {
+  answersOneMessage,
   Code,
   consoleLogger,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_PAYLOAD_BYTES,
+  type IdlMethod,
   type Logger,
   RpcError,
 } from "../../core/index.js";
 import { ClientConnection } from "./client-connection.js";
-import { ACCEPTED_ENCODINGS, messageEncodingOf } from "./grpc-frame.js";
-import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
+import { ACCEPTED_ENCODINGS } from "./grpc-frame.js";
 import { formatGrpcTimeout } from "./grpc-timeout.js";
-import { readMessages, writeMessage } from "./message-stream.js";
+import { IdlCall } from "./idl-call.js";
 import type { ProtoCallOptions, ProtoClient, ProtoService } from "./proto-service.js";
 import {
   attachmentsToHeaders,
   GRPC_ACCEPT_ENCODING,
-  GRPC_ENCODING,
-  GRPC_MESSAGE,
   GRPC_PROTO_CONTENT_TYPE,
-  GRPC_STATUS,
   GRPC_TIMEOUT,
-  headersToAttachments,
-  headerText,
 } from "./triple-headers.js";
 
 export interface ProtoClientOptions {
@@ -55,136 +39,6 @@ export interface ProtoClientHandle<S extends DescService> {
   close(): Promise<void>;
 }
 
-/** One call's stream: request messages go out as they are pulled, responses come in as read. */
-class ProtoCall {
-  readonly #what: string;
-  readonly #stream: ClientHttp2Stream;
-  readonly #method: DescMethod;
-  readonly #limit: number;
-  readonly #options: ProtoCallOptions;
-  #headers: IncomingHttpHeaders = {};
-  #trailers: IncomingHttpHeaders = {};
-  #failure: RpcError | undefined;
-  readonly #timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    stream: ClientHttp2Stream,
-    method: DescMethod,
-    limit: number,
-    what: string,
-    options: ProtoCallOptions,
-    timeoutMs: number | undefined,
-  ) {
-    this.#stream = stream;
-    this.#method = method;
-    this.#limit = limit;
-    this.#what = what;
-    this.#options = options;
-    stream.on("response", (h) => {
-      this.#headers = h;
-    });
-    stream.on("trailers", (t) => {
-      this.#trailers = t;
-    });
-    stream.on("error", () => {});
-    if (timeoutMs !== undefined) {
-      this.#timer = setTimeout(
-        () =>
-          this.cancel(new RpcError(`${what}: the deadline of ${timeoutMs} ms passed`, Code.DeadlineExceeded)),
-        timeoutMs,
-      );
-    }
-    const onAbort = (): void =>
-      this.cancel(new RpcError(`${what}: the caller canceled the call`, Code.Canceled));
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    stream.once("close", () => {
-      clearTimeout(this.#timer);
-      options.signal?.removeEventListener("abort", onAbort);
-    });
-  }
-
-  /** Resets the stream (RST_STREAM CANCEL); the call fails with `reason`. */
-  cancel(reason: RpcError): void {
-    this.#failure ??= reason;
-    if (!this.#stream.closed) this.#stream.close(constants.NGHTTP2_CANCEL);
-  }
-
-  async send(requests: AsyncIterable<unknown>): Promise<void> {
-    try {
-      for await (const init of requests) {
-        if (this.#failure !== undefined || this.#stream.closed) return;
-        const input = this.#method.input;
-        const message = create(input, init as MessageInitShape<typeof input>);
-        await writeMessage(this.#stream, toBinary(input, message), "identity", this.#limit, this.#what);
-      }
-      if (!this.#stream.closed) this.#stream.end();
-    } catch (error) {
-      this.cancel(RpcError.from(error, Code.Canceled));
-    }
-  }
-
-  /** The response messages; ends after a status OK, throws the status otherwise. Breaking out cancels. */
-  async *responses(): AsyncGenerator<unknown> {
-    let ended = false;
-    try {
-      const encoding = messageEncodingOf(headerText(this.#headers, GRPC_ENCODING));
-      const what = `the response of ${this.#what}`;
-      const interrupted = (): RpcError =>
-        this.#failure ??
-        new RpcError(
-          `${this.#what}: the server reset the stream (HTTP/2 error ${this.#stream.rstCode})`,
-          Code.Canceled,
-        );
-      for await (const bytes of readMessages(this.#stream, encoding, this.#limit, what, interrupted)) {
-        if (this.#failure !== undefined) throw this.#failure;
-        yield fromBinary(this.#method.output, bytes);
-      }
-      if (this.#failure !== undefined) throw this.#failure;
-      ended = true;
-      this.#checkStatus();
-    } finally {
-      if (!ended) this.cancel(new RpcError(`${this.#what}: the caller stopped reading`, Code.Canceled));
-      clearTimeout(this.#timer);
-    }
-  }
-
-  #checkStatus(): void {
-    const status = headerText(this.#trailers, GRPC_STATUS) ?? headerText(this.#headers, GRPC_STATUS);
-    this.#options.onMetadata?.({
-      ...headersToAttachments(this.#headers),
-      ...headersToAttachments(this.#trailers),
-    });
-    if (status === undefined) {
-      const httpStatus = Number(this.#headers[":status"] ?? 0);
-      throw new RpcError(
-        `${this.#what}: the response has no grpc-status (HTTP ${httpStatus})`,
-        codeOfHttpStatus(httpStatus),
-      );
-    }
-    if (Number(status) === GRPC_OK) return;
-    const message = decodeGrpcMessage(
-      headerText(this.#trailers, GRPC_MESSAGE) ?? headerText(this.#headers, GRPC_MESSAGE) ?? "",
-    );
-    throw new RpcError(`${this.#what}: ${message}`, codeOfGrpcStatus(Number(status)));
-  }
-}
-
-async function* single(value: unknown): AsyncGenerator<unknown> {
-  yield value;
-}
-
-async function only(what: string, responses: AsyncIterable<unknown>): Promise<unknown> {
-  const all: unknown[] = [];
-  for await (const message of responses) all.push(message);
-  if (all.length !== 1) {
-    throw new RpcError(
-      `${what}: the response carried ${all.length} messages; exactly one was expected`,
-      Code.Internal,
-    );
-  }
-  return all[0];
-}
-
 /**
  * An IDL-mode consumer of `service` at `address`: one HTTP/2 connection, one stream per call,
  * `content-type: application/grpc+proto`, each message the protobuf bytes of the method's input.
@@ -201,7 +55,7 @@ export function createProtoClient<S extends DescService>(
     connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
   });
   const limit = options.payload ?? DEFAULT_PAYLOAD_BYTES;
-  const open = async (method: DescMethod, callOptions: ProtoCallOptions): Promise<ProtoCall> => {
+  const open = async (method: IdlMethod, callOptions: ProtoCallOptions): Promise<IdlCall> => {
     const what = `${service.typeName}/${method.name} to ${options.address}`;
     const session = await connection.session().catch((error: unknown) => {
       const cause = RpcError.from(error, Code.Unavailable);
@@ -219,27 +73,53 @@ export function createProtoClient<S extends DescService>(
     };
     if (timeoutMs !== undefined) headers[GRPC_TIMEOUT] = formatGrpcTimeout(timeoutMs);
     if (callOptions.metadata !== undefined) attachmentsToHeaders(callOptions.metadata, headers);
-    return new ProtoCall(session.request(headers), method, limit, what, callOptions, timeoutMs);
+    const call = new IdlCall(session.request(headers), method, limit, what);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              call.cancel(
+                new RpcError(`${what}: the deadline of ${timeoutMs} ms passed`, Code.DeadlineExceeded),
+              ),
+            timeoutMs,
+          );
+    const onAbort = (): void =>
+      call.cancel(new RpcError(`${what}: the caller canceled the call`, Code.Canceled));
+    callOptions.signal?.addEventListener("abort", onAbort, { once: true });
+    call.onClose(() => {
+      clearTimeout(timer);
+      callOptions.signal?.removeEventListener("abort", onAbort);
+    });
+    return call;
   };
   const streamed = (
-    method: DescMethod,
+    method: IdlMethod,
     input: unknown,
     callOptions: ProtoCallOptions,
   ): AsyncIterable<unknown> => ({
     async *[Symbol.asyncIterator]() {
       const call = await open(method, callOptions);
-      const oneRequest = method.methodKind === "unary" || method.methodKind === "server_streaming";
-      const requests = oneRequest ? single(input) : (input as AsyncIterable<unknown>);
-      void call.send(requests);
-      yield* call.responses();
+      call.send(input, "identity");
+      try {
+        yield* call.responses();
+      } finally {
+        callOptions.onMetadata?.({ ...call.attachments });
+      }
     },
   });
   const client: Record<string, unknown> = {};
-  for (const method of service.methods.values()) {
-    const what = `${service.typeName}/${method.name}`;
-    const oneResponse = method.methodKind === "unary" || method.methodKind === "client_streaming";
-    client[method.localName] = oneResponse
-      ? (input: unknown, o: ProtoCallOptions = {}) => only(what, streamed(method, input, o))
+  for (const method of service.definition.idl!.methods.values()) {
+    client[method.localName] = answersOneMessage(method.kind)
+      ? async (input: unknown, o: ProtoCallOptions = {}) => {
+          const call = await open(method, o);
+          call.send(input, "identity");
+          try {
+            return await call.only();
+          } finally {
+            o.onMetadata?.({ ...call.attachments });
+          }
+        }
       : (input: unknown, o: ProtoCallOptions = {}) => streamed(method, input, o);
   }
   return { client: client as ProtoClient<S>, close: () => connection.close() };

@@ -5,8 +5,9 @@ import {
   DEFAULT_SHUTDOWN_WAIT_MS,
   DEFAULT_TRIPLE_PORT,
   type Logger,
+  Url,
 } from "../../core/index.js";
-import { servedProtoService } from "./proto-provider.js";
+import { createIdlProviderInvoker } from "../shared/idl-provider-invoker.js";
 import type { ProtoImplementation, ProtoService } from "./proto-service.js";
 import { createTripleServer } from "./triple-server.js";
 
@@ -46,10 +47,11 @@ export async function createProtoServer(options: ProtoServerOptions = {}): Promi
     port: server.port,
     address: server.address,
     add(service, implementation) {
-      if (server.protoServices.has(service.typeName)) {
-        throw new TypeError(`${service.typeName} is served already at ${server.address}`);
-      }
-      server.protoServices.set(service.typeName, servedProtoService(service, implementation));
+      const key = service.typeName;
+      if (server.table.has(key)) throw new TypeError(`${key} is served already at ${server.address}`);
+      const url = Url.parse(`tri://${server.address}/${key}`);
+      const invoker = createIdlProviderInvoker(service.definition, implementation, url);
+      server.table.add({ key, path: key, url, invoker, methods: new Map() });
     },
     close: () => server.close(),
   };

@@ -1,10 +1,21 @@
-import type {
-  DescMessage,
-  DescMethod,
-  DescService,
-  MessageInitShape,
-  MessageShape,
+import {
+  create,
+  type DescMessage,
+  type DescMethod,
+  type DescService,
+  fromBinary,
+  type MessageInitShape,
+  type MessageShape,
+  toBinary,
 } from "@bufbuild/protobuf";
+import {
+  Code,
+  type IdlCallContext,
+  type IdlCallOptions,
+  type IdlMethod,
+  RpcError,
+} from "../../core/index.js";
+import type { IdlServiceDefinition } from "../shared/idl-provider-invoker.js";
 
 /**
  * An IDL-mode service: a protobuf service descriptor (a `GenService` from protoc-gen-es's `_pb`
@@ -16,6 +27,53 @@ export interface ProtoService<S extends DescService = DescService> {
   readonly typeName: string;
   /** By the proto method name (`SayHello`). */
   readonly methods: ReadonlyMap<string, DescMethod>;
+  /**
+   * The contract `app.export` and `app.refer` take it as: interface `package.Service` (the path
+   * and registered interface, as Java registers an IDL service) and the methods' codecs.
+   */
+  readonly definition: IdlServiceDefinition;
+}
+
+/** `convert` with its failure reported as an `InvalidArgument` naming the message type. */
+function checked<A, R>(schema: DescMessage, what: string, convert: (value: A) => R): (value: A) => R {
+  return (value) => {
+    try {
+      return convert(value);
+    } catch (error) {
+      throw new RpcError(
+        `${what}: a message is not a valid ${schema.typeName}: ${(error as Error).message}`,
+        Code.InvalidArgument,
+        { cause: error },
+      );
+    }
+  };
+}
+
+/** Creates, encodes and decodes the messages of one schema. */
+function codec(schema: DescMessage, what: string) {
+  const created = (init: unknown) => create(schema, init as MessageInitShape<DescMessage>);
+  return {
+    create: checked(schema, what, created),
+    encode: checked(schema, what, (message: unknown) => toBinary(schema, created(message))),
+    decode: checked(schema, what, (bytes: Uint8Array): unknown => fromBinary(schema, bytes)),
+  };
+}
+
+function idlMethodOf(service: string, method: DescMethod): IdlMethod {
+  const what = `${service}/${method.name}`;
+  const request = codec(method.input, `the request of ${what}`);
+  const response = codec(method.output, `the response of ${what}`);
+  return Object.freeze({
+    name: method.name,
+    localName: method.localName,
+    kind: method.methodKind,
+    createRequest: request.create,
+    createResponse: response.create,
+    encodeRequest: request.encode,
+    decodeRequest: request.decode,
+    encodeResponse: response.encode,
+    decodeResponse: response.decode,
+  });
 }
 
 /**
@@ -33,7 +91,10 @@ export function defineProtoService<S extends DescService>(descriptor: S): ProtoS
     );
   }
   const methods = new Map(descriptor.methods.map((m) => [m.name, m] as const));
-  return Object.freeze({ descriptor, typeName: descriptor.typeName, methods });
+  const typeName = descriptor.typeName;
+  const idl = new Map(descriptor.methods.map((m) => [m.name, idlMethodOf(typeName, m)] as const));
+  const definition = Object.freeze({ interfaceName: typeName, methods: {}, idl: { methods: idl } });
+  return Object.freeze({ descriptor, typeName, methods, definition });
 }
 
 /**
@@ -46,15 +107,8 @@ export function protoMethodOfPath<M>(methods: ReadonlyMap<string, M>, name: stri
   return methods.get(name) ?? methods.get(name.charAt(0).toUpperCase() + name.slice(1));
 }
 
-/** What a handler sees of its call. */
-export interface ProtoCallContext {
-  /** Aborts when the caller cancels (RST_STREAM), its deadline passes, or the server stops. */
-  readonly signal: AbortSignal;
-  /** The request's metadata (custom headers; `-bin` ones as bytes). */
-  readonly metadata: Readonly<Record<string, unknown>>;
-  /** Sent as trailers with the status: set entries while the call runs. */
-  readonly trailers: Record<string, string | Uint8Array>;
-}
+/** What a handler sees of its call: its `signal`, the request's `metadata`, the `trailers` to send. */
+export type ProtoCallContext = IdlCallContext;
 
 type In<M> = M extends { input: infer I extends DescMessage } ? MessageShape<I> : never;
 type Out<M> = M extends { output: infer O extends DescMessage } ? MessageShape<O> : never;
@@ -75,16 +129,7 @@ export type ProtoImplementation<S extends DescService> = {
 };
 
 /** Per-call options of a consumer. */
-export interface ProtoCallOptions {
-  /** The call's deadline, sent as `grpc-timeout`; the client's `timeoutMs` when absent. */
-  readonly timeoutMs?: number;
-  /** Aborting it cancels the call (RST_STREAM CANCEL). */
-  readonly signal?: AbortSignal;
-  /** Sent as request headers. */
-  readonly metadata?: Readonly<Record<string, string | Uint8Array>>;
-  /** Called with the response's headers and trailers as attachments once the call has ended. */
-  readonly onMetadata?: (metadata: Record<string, unknown>) => void;
-}
+export type ProtoCallOptions = IdlCallOptions;
 
 type CallOf<M> = M extends { methodKind: "unary" }
   ? (request: InInit<M>, options?: ProtoCallOptions) => Promise<Out<M>>

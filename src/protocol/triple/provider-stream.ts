@@ -7,6 +7,7 @@ import {
 import {
   BizError,
   Code,
+  type Invocation,
   isFrameworkMethod,
   type JavaType,
   javaTypeOfClassName,
@@ -18,7 +19,12 @@ import {
   slotTypeOfValue,
 } from "../../core/index.js";
 import { decodeHessian, encodeHessian } from "../../serialize/index.js";
-import { type ExporterTable, findOverload, providerServiceKey } from "../shared/exporter-table.js";
+import {
+  type ExportedService,
+  type ExporterTable,
+  findOverload,
+  providerServiceKey,
+} from "../shared/exporter-table.js";
 import { ProviderInvocation } from "../shared/provider-invocation.js";
 import {
   ACCEPTED_ENCODINGS,
@@ -182,6 +188,76 @@ export function serveStream(
   });
 }
 
+/** The exported service a request names (path, `tri-service-group`, `tri-service-version`), if any. */
+export function exportedFor(
+  table: ExporterTable,
+  headers: IncomingHttpHeaders,
+  path: string,
+): ExportedService | undefined {
+  const group = headerText(headers, TRI_SERVICE_GROUP);
+  const version = headerText(headers, TRI_SERVICE_VERSION);
+  return table.find(providerServiceKey(path, group, version));
+}
+
+/** The exported service a request names, or the Unimplemented error listing what is exported. */
+function findExported(
+  table: ExporterTable,
+  headers: IncomingHttpHeaders,
+  target: { readonly path: string; readonly method: string },
+  address: string,
+): ExportedService {
+  const service = exportedFor(table, headers, target.path);
+  if (service !== undefined) return service;
+  const key = providerServiceKey(
+    target.path,
+    headerText(headers, TRI_SERVICE_GROUP),
+    headerText(headers, TRI_SERVICE_VERSION),
+  );
+  const exported = table.keys;
+  throw new RpcError(
+    `no service "${key}" is exported at ${address} (called method ${target.method}); exported here: ` +
+      `${exported.length === 0 ? "none" : exported.join(", ")}. Check the reference's interface, group and version`,
+    Code.Unimplemented,
+  );
+}
+
+/**
+ * The provider's invocation of one request: the attachments its headers carry (with the caller's
+ * application as `remote.application`, and `path`, `group`, `version`), its deadline from
+ * `grpc-timeout`, the caller's address.
+ */
+export function providerInvocation(
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  target: { readonly path: string; readonly method: string },
+  call: Pick<Invocation, "parameterTypes" | "returnType" | "args" | "idl">,
+): ProviderInvocation {
+  const group = headerText(headers, TRI_SERVICE_GROUP);
+  const version = headerText(headers, TRI_SERVICE_VERSION);
+  const attachments = headersToAttachments(headers);
+  const application = headerText(headers, TRI_CONSUMER_APPNAME);
+  if (application !== undefined && attachments["remote.application"] === undefined)
+    attachments["remote.application"] = application;
+  attachments.path ??= target.path;
+  if (version !== undefined) attachments.version ??= version;
+  if (group !== undefined && group !== "") attachments.group ??= group;
+  const timeoutHeader = headerText(headers, GRPC_TIMEOUT);
+  const timeoutMs = timeoutHeader === undefined ? undefined : parseGrpcTimeout(timeoutHeader);
+  const socket = stream.session?.socket;
+  return new ProviderInvocation({
+    service: target.path,
+    group: group === undefined || group === "" ? undefined : group,
+    version: version === undefined || version === "" || version === "0.0.0" ? undefined : version,
+    method: target.method,
+    ...call,
+    attachments,
+    deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
+    oneWay: false,
+    remoteAddress:
+      socket?.remoteAddress === undefined ? undefined : `${socket.remoteAddress}:${socket.remotePort}`,
+  });
+}
+
 async function call(
   context: ProviderStreamContext,
   stream: ServerHttp2Stream,
@@ -219,43 +295,11 @@ async function call(
     }
   });
   const responseEncoding = acceptsGzip(request) ? request.encoding : "identity";
-  const group = headerText(request.headers, TRI_SERVICE_GROUP);
-  const version = headerText(request.headers, TRI_SERVICE_VERSION);
-  const key = providerServiceKey(request.path, group, version);
-  const service = table.find(key);
-  if (service === undefined) {
-    const exported = table.keys;
-    throw new RpcError(
-      `no service "${key}" is exported at ${address} (called method ${request.method}); exported here: ` +
-        `${exported.length === 0 ? "none" : exported.join(", ")}. Check the reference's interface, group and version`,
-      Code.Unimplemented,
-    );
-  }
-  const attachments = headersToAttachments(request.headers);
-  const application = headerText(request.headers, TRI_CONSUMER_APPNAME);
-  if (application !== undefined && attachments["remote.application"] === undefined)
-    attachments["remote.application"] = application;
-  attachments.path ??= request.path;
-  if (version !== undefined) attachments.version ??= version;
-  if (group !== undefined && group !== "") attachments.group ??= group;
-  const timeoutHeader = headerText(request.headers, GRPC_TIMEOUT);
-  const timeoutMs = timeoutHeader === undefined ? undefined : parseGrpcTimeout(timeoutHeader);
-  const session = stream.session;
-  const invocation = new ProviderInvocation({
-    service: request.path,
-    group: group === undefined || group === "" ? undefined : group,
-    version: version === undefined || version === "" || version === "0.0.0" ? undefined : version,
-    method: request.method,
+  const service = findExported(table, request.headers, request, address);
+  const invocation = providerInvocation(stream, request.headers, request, {
     parameterTypes: types.parameterTypes,
     returnType: types.returnType,
     args,
-    attachments,
-    deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
-    oneWay: false,
-    remoteAddress:
-      session?.socket.remoteAddress === undefined
-        ? undefined
-        : `${session.socket.remoteAddress}:${session.socket.remotePort}`,
   });
   started(invocation);
   let result: RpcResult;

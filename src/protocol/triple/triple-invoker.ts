@@ -1,10 +1,4 @@
-import {
-  type ClientHttp2Stream,
-  constants,
-  type IncomingHttpHeaders,
-  type IncomingHttpStatusHeader,
-  type OutgoingHttpHeaders,
-} from "node:http2";
+import { type ClientHttp2Session, constants, type OutgoingHttpHeaders } from "node:http2";
 import {
   AttemptTimeouts,
   attemptTimeoutError,
@@ -15,6 +9,7 @@ import {
   DEFAULT_PAYLOAD_BYTES,
   DEFAULT_SERVICE_VERSION,
   type DeadlineTimers,
+  type IdlMethod,
   type Invocation,
   type Invoker,
   RpcError,
@@ -26,26 +21,16 @@ import {
 } from "../../core/index.js";
 import { decodeHessian, encodeHessian } from "../../serialize/index.js";
 import type { ClientConnection } from "./client-connection.js";
-import {
-  ACCEPTED_ENCODINGS,
-  frameMessage,
-  type MessageEncoding,
-  MessageReader,
-  messageBytes,
-  messageEncodingOf,
-} from "./grpc-frame.js";
-import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
+import { ACCEPTED_ENCODINGS, frameMessage, type MessageEncoding, messageEncodingOf } from "./grpc-frame.js";
+import { GrpcResponse } from "./grpc-response.js";
 import { formatGrpcTimeout } from "./grpc-timeout.js";
+import { IdlCall } from "./idl-call.js";
 import {
   attachmentsToHeaders,
   GRPC_ACCEPT_ENCODING,
   GRPC_ENCODING,
-  GRPC_MESSAGE,
   GRPC_PROTO_CONTENT_TYPE,
-  GRPC_STATUS,
   GRPC_TIMEOUT,
-  headersToAttachments,
-  headerText,
   TRI_CONSUMER_APPNAME,
   TRI_EXCEPTION_CODE,
   TRI_SERVICE_GROUP,
@@ -134,7 +119,9 @@ export class TripleInvoker implements Invoker {
         new RpcError(`${what}: the call's deadline passed before it was sent`, Code.DeadlineExceeded),
       );
     }
-    return this.#call(inv, what, timeoutMs);
+    return inv.idl === undefined
+      ? this.#call(inv, what, timeoutMs)
+      : this.#idlCall(inv, inv.idl, what, timeoutMs);
   }
 
   #requestBytes(inv: Invocation, what: string): Buffer {
@@ -174,131 +161,96 @@ export class TripleInvoker implements Invoker {
     return headers;
   }
 
-  async #call(inv: Invocation, what: string, timeoutMs: number): Promise<RpcResult> {
-    const frame = await frameMessage(this.#requestBytes(inv, what), this.#encoding);
-    const session = await this.#options.connection.session().catch((error: unknown) => {
+  async #session(what: string): Promise<ClientHttp2Session> {
+    return this.#options.connection.session().catch((error: unknown) => {
       const cause = RpcError.from(error, Code.Unavailable);
       throw new RpcError(`${what}: ${cause.rawMessage}`, cause.code, { cause });
     });
-    const stream = session.request(this.#headers(inv, timeoutMs));
-    stream.end(frame);
-    const response = await this.#await(stream, inv, what, timeoutMs);
-    return this.#result(inv, what, response);
   }
 
-  /** Waits for the stream's end within the attempt's timeout and the call's signal. */
-  #await(
-    stream: ClientHttp2Stream,
-    inv: Invocation,
-    what: string,
-    timeoutMs: number,
-  ): Promise<TripleResponse> {
+  /**
+   * Bounds one attempt by its timeout (on the protocol's deadline timers) and the call's signal:
+   * either calls `cancel` with the failure. Returns the disarm to run once the stream has ended.
+   */
+  #arm(inv: Invocation, timeoutMs: number, what: string, cancel: (reason: RpcError) => void): () => void {
     const { deadlines } = this.#options;
     const started = performance.now();
-    const reader = new MessageReader(this.#payloadLimit, `the response of ${what}`);
-    return new Promise<TripleResponse>((resolve, reject) => {
-      let headers: IncomingHttpHeaders & IncomingHttpStatusHeader = {};
-      let trailers: IncomingHttpHeaders = {};
-      let settled = false;
-      const signal = cancelableSignal(inv.signal);
-      const settle = (error: RpcError | undefined): void => {
-        if (settled) return;
-        settled = true;
-        deadlines.delete(entry, timeoutMs);
-        signal?.removeEventListener("abort", onAbort);
-        if (error === undefined) {
-          resolve({ headers, trailers, reader });
-          return;
-        }
-        if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
-        reject(error);
-      };
-      const entry: TimedEntry = {
-        onDeadline: () =>
-          settle(
-            attemptTimeoutError({
-              service: this.url.serviceInterface,
-              method: inv.method,
-              address: this.#options.connection.address,
-              elapsedMs: Math.round(performance.now() - started),
-              timeoutMs,
-            }),
-          ),
-      };
-      const onAbort = (): void => settle(canceledError(what, signal?.reason));
-      if (signal?.aborted) {
-        onAbort();
-        return;
-      }
-      signal?.addEventListener("abort", onAbort, { once: true });
-      deadlines.add(entry, timeoutMs);
-      stream.on("response", (h) => {
-        headers = h;
-      });
-      stream.on("trailers", (t) => {
-        trailers = t;
-      });
-      stream.on("data", (chunk: Buffer) => {
-        try {
-          reader.push(chunk);
-        } catch (error) {
-          settle(RpcError.from(error, Code.Internal));
-        }
-      });
-      stream.on("error", (error) =>
-        settle(
-          new RpcError(`${what}: the stream failed: ${error.message}`, Code.Unavailable, { cause: error }),
+    const signal = cancelableSignal(inv.signal);
+    const entry: TimedEntry = {
+      onDeadline: () =>
+        cancel(
+          attemptTimeoutError({
+            service: this.url.serviceInterface,
+            method: inv.method,
+            address: this.#options.connection.address,
+            elapsedMs: Math.round(performance.now() - started),
+            timeoutMs,
+          }),
         ),
-      );
-      stream.on("close", () => {
-        if (stream.rstCode !== constants.NGHTTP2_NO_ERROR && headers[":status"] === undefined) {
-          settle(
-            new RpcError(
-              `${what}: the provider reset the stream (HTTP/2 error ${stream.rstCode})`,
-              Code.Unavailable,
-            ),
-          );
-          return;
-        }
-        settle(undefined);
-      });
-    });
+    };
+    const onAbort = (): void => cancel(canceledError(what, signal?.reason));
+    let armed = true;
+    deadlines.add(entry, timeoutMs);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    return () => {
+      if (!armed) return;
+      armed = false;
+      deadlines.delete(entry, timeoutMs);
+      signal?.removeEventListener("abort", onAbort);
+    };
   }
 
-  async #result(inv: Invocation, what: string, response: TripleResponse): Promise<RpcResult> {
-    const { headers, trailers, reader } = response;
-    // A trailers-only response carries the status in its headers.
-    const status = headerText(trailers, GRPC_STATUS) ?? headerText(headers, GRPC_STATUS);
-    if (status === undefined) {
-      const httpStatus = Number(headers[":status"] ?? 0);
-      throw new RpcError(
-        `${what}: the response has no grpc-status (HTTP ${httpStatus}); is the address a Triple provider?`,
-        codeOfHttpStatus(httpStatus),
-      );
+  /** Wrapper mode: one wrapped request, one wrapped answer. */
+  async #call(inv: Invocation, what: string, timeoutMs: number): Promise<RpcResult> {
+    const frame = await frameMessage(this.#requestBytes(inv, what), this.#encoding);
+    const session = await this.#session(what);
+    const stream = session.request(this.#headers(inv, timeoutMs));
+    stream.end(frame);
+    const response = new GrpcResponse(stream, what, this.#payloadLimit);
+    let failure: RpcError | undefined;
+    const disarm = this.#arm(inv, timeoutMs, what, (reason) => {
+      failure ??= reason;
+      if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
+    });
+    try {
+      const messages: Buffer[] = [];
+      for await (const message of response.messages(() => failure)) messages.push(message);
+      if (failure !== undefined) throw failure;
+      return this.#result(inv, what, response, messages);
+    } finally {
+      disarm();
     }
-    if (Number(status) !== GRPC_OK) {
-      const message = decodeGrpcMessage(
-        headerText(trailers, GRPC_MESSAGE) ?? headerText(headers, GRPC_MESSAGE) ?? "",
-      );
-      throw new RpcError(`${what}: ${message}`, codeOfGrpcStatus(Number(status)));
-    }
-    reader.finish();
-    if (reader.messages.length !== 1) {
+  }
+
+  /**
+   * IDL mode: the messages as the method's protobuf, no wrapper. A unary call resolves with its
+   * answer; a streaming call of any kind resolves once the stream is open, with the answers as an
+   * `IdlMessageStream` (so a cluster retries a stream only when it could not be opened, as Java's
+   * streams are not retried), the attempt's timeout and the call's signal bounding it to its end.
+   */
+  async #idlCall(inv: Invocation, idl: IdlMethod, what: string, timeoutMs: number): Promise<RpcResult> {
+    const session = await this.#session(what);
+    const call = new IdlCall(session.request(this.#headers(inv, timeoutMs)), idl, this.#payloadLimit, what);
+    call.onClose(this.#arm(inv, timeoutMs, what, (reason) => call.cancel(reason)));
+    call.send(inv.args[0], this.#encoding);
+    if (idl.kind !== "unary") return resultOf(call.stream());
+    const value = await call.only();
+    return resultOf(value, call.attachments);
+  }
+
+  #result(inv: Invocation, what: string, response: GrpcResponse, messages: readonly Buffer[]): RpcResult {
+    const failure = response.failure();
+    if (failure !== undefined) throw failure;
+    if (messages.length !== 1) {
       throw new RpcError(
-        `${what}: the response carried ${reader.messages.length} messages; a unary call answers exactly one`,
+        `${what}: the response carried ${messages.length} messages; a unary call answers exactly one`,
         Code.Internal,
       );
     }
-    const encoding = messageEncodingOf(headerText(headers, GRPC_ENCODING));
-    const bytes = await messageBytes(
-      reader.messages[0]!,
-      encoding,
-      this.#payloadLimit,
-      `the response of ${what}`,
-    );
-    const wrapper = decodeResponseWrapper(bytes);
-    const attachments = { ...headersToAttachments(headers), ...headersToAttachments(trailers) };
-    const exceptionCode = headerText(headers, TRI_EXCEPTION_CODE);
+    const wrapper = decodeResponseWrapper(messages[0]!);
+    const attachments = response.attachments();
+    const exceptionCode = response.header(TRI_EXCEPTION_CODE);
     const isException = exceptionCode !== undefined && exceptionCode !== "0";
     if (wrapper.data === undefined) {
       if (isException) throw asBizError(undefined);
@@ -327,10 +279,4 @@ export class TripleInvoker implements Invoker {
     this.#destroyed = true;
     await this.#options.release();
   }
-}
-
-interface TripleResponse {
-  readonly headers: IncomingHttpHeaders;
-  readonly trailers: IncomingHttpHeaders;
-  readonly reader: MessageReader;
 }

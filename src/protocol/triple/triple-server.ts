@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import type { TlsOptions } from "node:tls";
 import type { Logger } from "../../core/index.js";
 import { ExporterTable } from "../shared/exporter-table.js";
-import { type ProtoServiceTable, serveProtoCall } from "./proto-provider.js";
+import { serveIdlCall } from "./proto-provider.js";
 import { protoMethodOfPath } from "./proto-service.js";
-import { serveStream } from "./provider-stream.js";
+import { exportedFor, serveStream } from "./provider-stream.js";
 
 export interface TripleServerOptions {
   readonly host: string;
@@ -30,9 +30,8 @@ export interface TripleServer {
   readonly port: number;
   /** `host:port` as bound. */
   readonly address: string;
+  /** The services exported here; an IDL service's calls are served as protobuf, the others as wrappers. */
   readonly table: ExporterTable;
-  /** IDL-mode services, by `package.Service`: served before the wrapper-mode table. */
-  readonly protoServices: ProtoServiceTable;
   readonly tlsProfile: string | undefined;
   /** Sends GOAWAY on every connection, lets calls in flight finish (up to `shutdownWaitMs`), closes. */
   close(): Promise<void>;
@@ -62,15 +61,14 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
   const port = (server.address() as AddressInfo).port;
   const address = `${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
   const context = { table, address, payloadLimit: options.payloadLimit, logger: options.logger };
-  const protoServices: ProtoServiceTable = new Map();
   server.on("stream", (stream, headers) => {
     const path = headers[":path"] ?? "";
     const slash = path.lastIndexOf("/");
-    const served = slash > 0 ? protoServices.get(path.slice(1, slash)) : undefined;
-    const method =
-      served === undefined ? undefined : protoMethodOfPath(served.service.methods, path.slice(slash + 1));
-    if (served !== undefined && method !== undefined && headers[":method"] === "POST")
-      serveProtoCall(context, stream, headers, served, method);
+    const exported = slash > 0 ? exportedFor(table, headers, path.slice(1, slash)) : undefined;
+    const idl = exported?.invoker.definition?.idl;
+    const method = idl === undefined ? undefined : protoMethodOfPath(idl.methods, path.slice(slash + 1));
+    if (exported !== undefined && method !== undefined && headers[":method"] === "POST")
+      serveIdlCall(context, stream, headers, exported, method);
     else serveStream(context, stream, headers);
   });
   let closing: Promise<void> | undefined;
@@ -78,7 +76,6 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
     port,
     address,
     table,
-    protoServices,
     tlsProfile: options.tlsProfile,
     close() {
       closing ??= new Promise<void>((resolve) => {

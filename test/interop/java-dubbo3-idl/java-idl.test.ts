@@ -5,11 +5,14 @@
 // unary with attachments both ways, server streaming, client streaming, bidi, a status error and
 // a deadline. One JVM serves the whole file.
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   Code,
+  createDubbo,
   createProtoClient,
   createProtoServer,
+  type DubboApplication,
   defineProtoService,
   type ProtoClient,
   type ProtoClientHandle,
@@ -18,6 +21,7 @@ import {
   RpcError,
   silentLogger,
 } from "../../../src/index.js";
+import { useZooKeeper } from "../../registry/zookeeper-fixture.js";
 import { Greeter } from "../../triple/gen/greeter_pb.js";
 import { freePort, type PeerLine } from "../java-dubbo-real/java-peer.js";
 import { type JavaIdlPeer, startJavaIdlPeer } from "./idl-peer.js";
@@ -25,6 +29,7 @@ import { type JavaIdlPeer, startJavaIdlPeer } from "./idl-peer.js";
 const GreeterService = defineProtoService(Greeter);
 type GreeterClient = ProtoClient<typeof Greeter>;
 
+const fixture = useZooKeeper("dubbo-ts-java-idl-");
 let java: JavaIdlPeer;
 let ours: ProtoServer;
 let toJava: ProtoClientHandle<typeof Greeter>;
@@ -163,6 +168,23 @@ async function assertJavaConsumerCases(results: Map<string, PeerLine>): Promise<
   endings.length = 0;
 }
 
+/** An application on `registry` (interface-level, as the Java peer), serving tri on Java's host. */
+async function application(name: string, registry: string): Promise<DubboApplication> {
+  const app = await createDubbo({
+    application: { name },
+    env: false,
+    logger: silentLogger,
+    registry: {
+      address: registry,
+      file: join(fixture.dir, `${name}.cache`),
+      parameters: { "register-mode": "interface" },
+    },
+    protocol: { name: "tri", host: java.host, port: 0 },
+  });
+  fixture.cleanups.push(() => app.stop());
+  return app;
+}
+
 before(async () => {
   java = await startJavaIdlPeer();
   ours = await createProtoServer({ host: java.host, port: 0, logger: silentLogger });
@@ -201,5 +223,35 @@ describe("Triple IDL interop with Java Dubbo 3.3.6 (direct)", () => {
 
   test("java idl - a Java consumer calls our proto server: every call kind, a status, a deadline", async () => {
     await assertJavaConsumerCases(await java.consume(`tri://${ours.address}`));
+  });
+});
+
+describe("Triple IDL interop with Java Dubbo 3.3.6 (through ZooKeeper, app.export / app.refer)", () => {
+  test("java idl - a Java consumer finds our IDL provider through ZooKeeper", async () => {
+    // Each direction has its own ZooKeeper root, so neither side finds the other's provider.
+    const registry = `zookeeper://${fixture.zk.connectString}?group=idl-node-provider`;
+    const app = await application("ts-idl-provider-zk", registry);
+    await app.export(GreeterService, implementation, { scope: "remote" });
+    await assertJavaConsumerCases(await java.consume(registry));
+  });
+
+  test("java idl - our consumer finds a Java IDL provider through ZooKeeper", async () => {
+    const registry = `zookeeper://${fixture.zk.connectString}?group=idl-java-provider`;
+    await java.provide(registry, await freePort(java.host));
+    const app = await application("ts-idl-consumer-zk", registry);
+    const greeter = await app.refer(GreeterService, { timeoutMs: 5000, retries: 0, check: false });
+    // The Java provider's registration may reach our directory a moment after the export.
+    for (let i = 0; i < 100; i++) {
+      const ready = await greeter.sayHello({ name: "probe" }).then(
+        () => true,
+        () => false,
+      );
+      if (ready) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await assertUnaryWithAttachments(greeter);
+    await assertStreams(greeter);
+    await assertStatuses(greeter);
+    await assertDeadline(greeter);
   });
 });

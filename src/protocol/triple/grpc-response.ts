@@ -1,0 +1,106 @@
+import { type ClientHttp2Stream, constants, type IncomingHttpHeaders } from "node:http2";
+import { type Attachments, Code, RpcError } from "../../core/index.js";
+import { messageEncodingOf } from "./grpc-frame.js";
+import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
+import { readMessages } from "./message-stream.js";
+import {
+  GRPC_ENCODING,
+  GRPC_MESSAGE,
+  GRPC_STATUS,
+  headersToAttachments,
+  headerText,
+} from "./triple-headers.js";
+
+/**
+ * The answer on one client stream, read one way for every Triple call (wrapper mode and IDL): the
+ * response headers, the messages as they are pulled (decoded from the `grpc-encoding` the headers
+ * name, each within `payload`), then the status from the trailers (or from the headers of a
+ * trailers-only answer) and the attachments both carry.
+ */
+export class GrpcResponse {
+  readonly #stream: ClientHttp2Stream;
+  readonly #what: string;
+  readonly #limit: number;
+  readonly #responded: Promise<void>;
+  #headers: IncomingHttpHeaders = {};
+  #trailers: IncomingHttpHeaders = {};
+
+  /** `what` names the call (`Service/Method to host:port`) in every error. */
+  constructor(stream: ClientHttp2Stream, what: string, limit: number) {
+    this.#stream = stream;
+    this.#what = what;
+    this.#limit = limit;
+    // A failed stream ends its messages early: `messages()` reports it with the call's name.
+    stream.on("error", () => {});
+    stream.on("trailers", (trailers) => {
+      this.#trailers = trailers;
+    });
+    this.#responded = new Promise<void>((resolve) => {
+      stream.once("response", (headers) => {
+        this.#headers = headers;
+        resolve();
+      });
+      stream.once("close", resolve);
+    });
+  }
+
+  /** Whether the provider answered with headers (it was reached, whatever the status). */
+  get answered(): boolean {
+    return this.#headers[":status"] !== undefined;
+  }
+
+  /**
+   * The response messages as they are read. A stream reset before its end fails with `canceled()`
+   * when the caller reset it, else with an error naming the provider's HTTP/2 error code.
+   */
+  async *messages(canceled: () => RpcError | undefined): AsyncGenerator<Buffer> {
+    await this.#responded;
+    const interrupted = (): RpcError => canceled() ?? this.#resetError();
+    yield* readMessages(
+      this.#stream,
+      messageEncodingOf(headerText(this.#headers, GRPC_ENCODING)),
+      this.#limit,
+      `the response of ${this.#what}`,
+      interrupted,
+    );
+  }
+
+  /**
+   * A stream the provider reset or closed early: before any answer the call never reached a
+   * service and can be tried elsewhere (`Unavailable`); after one, it was being served (`Canceled`).
+   */
+  #resetError(): RpcError {
+    const code = this.#stream.rstCode ?? constants.NGHTTP2_INTERNAL_ERROR;
+    const message = `${this.#what}: the provider ${this.answered ? "reset the stream" : "closed the stream without answering"} (HTTP/2 error ${code})`;
+    return new RpcError(message, this.answered ? Code.Canceled : Code.Unavailable);
+  }
+
+  /** After the last message: nothing for status OK, else the call's failure. */
+  failure(): RpcError | undefined {
+    // Closed before any answer (e.g. a TLS server the plain connection could not speak to).
+    if (!this.answered) return this.#resetError();
+    const status = headerText(this.#trailers, GRPC_STATUS) ?? headerText(this.#headers, GRPC_STATUS);
+    if (status === undefined) {
+      const httpStatus = Number(this.#headers[":status"] ?? 0);
+      return new RpcError(
+        `${this.#what}: the response has no grpc-status (HTTP ${httpStatus}); is the address a Triple or gRPC server?`,
+        codeOfHttpStatus(httpStatus),
+      );
+    }
+    if (Number(status) === GRPC_OK) return undefined;
+    const message = decodeGrpcMessage(
+      headerText(this.#trailers, GRPC_MESSAGE) ?? headerText(this.#headers, GRPC_MESSAGE) ?? "",
+    );
+    return new RpcError(`${this.#what}: ${message}`, codeOfGrpcStatus(Number(status)));
+  }
+
+  /** A response header's text (e.g. `tri-exception-code`). */
+  header(name: string): string | undefined {
+    return headerText(this.#headers, name);
+  }
+
+  /** The custom headers and trailers as attachments (trailers win). */
+  attachments(): Attachments {
+    return { ...headersToAttachments(this.#headers), ...headersToAttachments(this.#trailers) };
+  }
+}

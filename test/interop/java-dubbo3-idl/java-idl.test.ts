@@ -5,27 +5,35 @@
 // unary with attachments both ways, server streaming, client streaming, bidi, a status error and
 // a deadline. One JVM serves the whole file.
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   Code,
+  createDubbo,
   createProtoClient,
   createProtoServer,
+  type DubboApplication,
   defineProtoService,
+  type ProtoClient,
   type ProtoClientHandle,
+  type ProtoImplementation,
   type ProtoServer,
   RpcError,
   silentLogger,
 } from "../../../src/index.js";
+import { useZooKeeper } from "../../registry/zookeeper-fixture.js";
 import { Greeter } from "../../triple/gen/greeter_pb.js";
 import { freePort, type PeerLine } from "../java-dubbo-real/java-peer.js";
 import { type JavaIdlPeer, startJavaIdlPeer } from "./idl-peer.js";
 
 const GreeterService = defineProtoService(Greeter);
+type GreeterClient = ProtoClient<typeof Greeter>;
 
+const fixture = useZooKeeper("dubbo-ts-java-idl-");
 let java: JavaIdlPeer;
 let ours: ProtoServer;
 let toJava: ProtoClientHandle<typeof Greeter>;
-/** How the calls our server took ended: "ok" or the status code name. */
+/** How the calls our server took ended early: the status code name. */
 const endings: string[] = [];
 
 async function collect<T>(messages: AsyncIterable<T>): Promise<T[]> {
@@ -42,40 +50,145 @@ function codeName(error: unknown): string {
   return error instanceof RpcError ? Code[error.code] : String(error);
 }
 
+/** Our Greeter, as IdlPeer.java's provider answers (with "dubbo-ts" as x-served-by). */
+const implementation: ProtoImplementation<typeof Greeter> = {
+  async sayHello(request, call) {
+    if (request.failCode !== 0) throw new RpcError(`refused ${request.name}`, request.failCode as Code);
+    if (request.delayMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, request.delayMs);
+        call.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      if (call.signal.aborted) {
+        endings.push(codeName(call.signal.reason));
+        throw call.signal.reason;
+      }
+    }
+    call.trailers["x-served-by"] = "dubbo-ts";
+    return { message: `hello ${request.name} from ${String(call.metadata["x-caller"])}` };
+  },
+  async *countdown(request) {
+    for (let i = request.count; i > 0; i--) yield { message: `${request.name} ${i}`, index: i };
+  },
+  async collect(stream) {
+    const names: string[] = [];
+    for await (const request of stream) names.push(request.name);
+    return { message: names.join(","), index: names.length };
+  },
+  async *chat(stream) {
+    for await (const request of stream) yield { message: `re ${request.name}`, index: request.count };
+  },
+};
+
+async function assertUnaryWithAttachments(greeter: GreeterClient): Promise<void> {
+  let received: Record<string, unknown> = {};
+  const reply = await greeter.sayHello(
+    { name: "node" },
+    { metadata: { "x-caller": "node-consumer" }, onMetadata: (m) => (received = m) },
+  );
+  assert.equal(reply.message, "hello node from node-consumer");
+  assert.equal(received["x-served-by"], "java-provider");
+}
+
+async function assertStreams(greeter: GreeterClient): Promise<void> {
+  const countdown = await collect(greeter.countdown({ name: "go", count: 3 }));
+  assert.deepEqual(
+    countdown.map((r) => [r.message, r.index]),
+    [
+      ["go 3", 3],
+      ["go 2", 2],
+      ["go 1", 1],
+    ],
+  );
+  const joined = await greeter.collect(requests("a", "b", "c"));
+  assert.deepEqual([joined.message, joined.index], ["a,b,c", 3]);
+  const chat = await collect(greeter.chat(requests("x", "y")));
+  assert.deepEqual(
+    chat.map((r) => [r.message, r.index]),
+    [
+      ["re x", 1],
+      ["re y", 2],
+    ],
+  );
+}
+
+async function assertStatuses(greeter: GreeterClient): Promise<void> {
+  await assert.rejects(greeter.sayHello({ name: "nobody", failCode: Code.NotFound }), (error) => {
+    assert.ok(error instanceof RpcError, String(error));
+    assert.equal(error.code, Code.NotFound);
+    assert.match(error.message, /refused nobody/);
+    return true;
+  });
+  // An ordinary Java exception is UNKNOWN with its message; IDL mode sends no tri-exception-code.
+  await assert.rejects(greeter.sayHello({ name: "boom" }), (error) => {
+    assert.ok(error instanceof RpcError, String(error));
+    assert.equal(error.code, Code.Unknown);
+    assert.match(error.message, /boom in Java/);
+    return true;
+  });
+}
+
+async function assertDeadline(greeter: GreeterClient): Promise<void> {
+  await assert.rejects(greeter.sayHello({ name: "slow", delayMs: 3000 }, { timeoutMs: 300 }), (error) => {
+    assert.ok(error instanceof RpcError, String(error));
+    assert.equal(error.code, Code.DeadlineExceeded);
+    return true;
+  });
+}
+
+/** The Java consumer's cases against our Greeter; `endings` is empty before. */
+async function assertJavaConsumerCases(results: Map<string, PeerLine>): Promise<void> {
+  const value = (name: string): unknown => {
+    const result = results.get(name);
+    assert.ok(result !== undefined, `case ${name} ran`);
+    assert.equal(result.error, undefined, `case ${name}: ${result.type}: ${result.error}`);
+    return result.value;
+  };
+  assert.equal(value("sayHello"), "hello java from java-consumer / x-served-by=dubbo-ts");
+  assert.deepEqual(value("countdown"), ["java 3#3", "java 2#2", "java 1#1"]);
+  assert.deepEqual(value("collect"), ["a,b,c#3"]);
+  assert.deepEqual(value("chat"), ["re x#1", "re y#2"]);
+  const status = results.get("status");
+  assert.equal(status?.status, Code.NotFound, JSON.stringify(status));
+  assert.match(String(status?.error), /refused java/);
+  const deadline = results.get("deadline");
+  assert.ok(deadline?.error !== undefined, JSON.stringify(deadline));
+  // Java's own timers race our server's DEADLINE_EXCEEDED: either a DEADLINE_EXCEEDED status or
+  // Dubbo's TIMEOUT_EXCEPTION (2), both at 300 ms.
+  assert.ok(deadline.status === Code.DeadlineExceeded || deadline.rpcCode === 2, JSON.stringify(deadline));
+  assert.match(String(deadline.error), /300 ?ms/);
+  // Java sends its 300 ms as grpc-timeout and, when its own timer fires, resets the stream: our
+  // server ends the call by whichever comes first, long before the 3 s delay.
+  for (let i = 0; i < 100 && endings.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(endings.length, 1, JSON.stringify(endings));
+  assert.ok(["DeadlineExceeded", "Canceled"].includes(endings[0]!), JSON.stringify(endings));
+  endings.length = 0;
+}
+
+/** An application on `registry` (interface-level, as the Java peer), serving tri on Java's host. */
+async function application(name: string, registry: string): Promise<DubboApplication> {
+  const app = await createDubbo({
+    application: { name },
+    env: false,
+    logger: silentLogger,
+    registry: {
+      address: registry,
+      file: join(fixture.dir, `${name}.cache`),
+      parameters: { "register-mode": "interface" },
+    },
+    protocol: { name: "tri", host: java.host, port: 0 },
+  });
+  fixture.cleanups.push(() => app.stop());
+  return app;
+}
+
 before(async () => {
   java = await startJavaIdlPeer();
   ours = await createProtoServer({ host: java.host, port: 0, logger: silentLogger });
-  ours.add(GreeterService, {
-    async sayHello(request, call) {
-      if (request.failCode !== 0) throw new RpcError(`refused ${request.name}`, request.failCode as Code);
-      if (request.delayMs > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, request.delayMs);
-          call.signal.addEventListener("abort", () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-        if (call.signal.aborted) {
-          endings.push(codeName(call.signal.reason));
-          throw call.signal.reason;
-        }
-      }
-      call.trailers["x-served-by"] = "dubbo-ts";
-      return { message: `hello ${request.name} from ${String(call.metadata["x-caller"])}` };
-    },
-    async *countdown(request) {
-      for (let i = request.count; i > 0; i--) yield { message: `${request.name} ${i}`, index: i };
-    },
-    async collect(stream) {
-      const names: string[] = [];
-      for await (const request of stream) names.push(request.name);
-      return { message: names.join(","), index: names.length };
-    },
-    async *chat(stream) {
-      for await (const request of stream) yield { message: `re ${request.name}`, index: request.count };
-    },
-  });
+  ours.add(GreeterService, implementation);
   const port = await freePort(java.host);
   await java.provide("-", port);
   toJava = createProtoClient(GreeterService, {
@@ -93,89 +206,52 @@ after(async () => {
 
 describe("Triple IDL interop with Java Dubbo 3.3.6 (direct)", () => {
   test("java idl - our proto client calls a Java provider: unary with attachments both ways", async () => {
-    let received: Record<string, unknown> = {};
-    const reply = await toJava.client.sayHello(
-      { name: "node" },
-      { metadata: { "x-caller": "node-consumer" }, onMetadata: (m) => (received = m) },
-    );
-    assert.equal(reply.message, "hello node from node-consumer");
-    assert.equal(received["x-served-by"], "java-provider");
+    await assertUnaryWithAttachments(toJava.client);
   });
 
   test("java idl - our proto client streams with a Java provider: server, client and bidi streaming", async () => {
-    const countdown = await collect(toJava.client.countdown({ name: "go", count: 3 }));
-    assert.deepEqual(
-      countdown.map((r) => [r.message, r.index]),
-      [
-        ["go 3", 3],
-        ["go 2", 2],
-        ["go 1", 1],
-      ],
-    );
-    const joined = await toJava.client.collect(requests("a", "b", "c"));
-    assert.deepEqual([joined.message, joined.index], ["a,b,c", 3]);
-    const chat = await collect(toJava.client.chat(requests("x", "y")));
-    assert.deepEqual(
-      chat.map((r) => [r.message, r.index]),
-      [
-        ["re x", 1],
-        ["re y", 2],
-      ],
-    );
+    await assertStreams(toJava.client);
   });
 
   test("java idl - a Java provider's status and exception reach our proto client as gRPC statuses", async () => {
-    await assert.rejects(toJava.client.sayHello({ name: "nobody", failCode: Code.NotFound }), (error) => {
-      assert.ok(error instanceof RpcError, String(error));
-      assert.equal(error.code, Code.NotFound);
-      assert.match(error.message, /refused nobody/);
-      return true;
-    });
-    // An ordinary Java exception is UNKNOWN with its message; IDL mode sends no tri-exception-code.
-    await assert.rejects(toJava.client.sayHello({ name: "boom" }), (error) => {
-      assert.ok(error instanceof RpcError, String(error));
-      assert.equal(error.code, Code.Unknown);
-      assert.match(error.message, /boom in Java/);
-      return true;
-    });
+    await assertStatuses(toJava.client);
   });
 
   test("java idl - our proto client's deadline ends a slow call to a Java provider", async () => {
-    await assert.rejects(
-      toJava.client.sayHello({ name: "slow", delayMs: 3000 }, { timeoutMs: 300 }),
-      (error) => {
-        assert.ok(error instanceof RpcError, String(error));
-        assert.equal(error.code, Code.DeadlineExceeded);
-        return true;
-      },
-    );
+    await assertDeadline(toJava.client);
   });
 
   test("java idl - a Java consumer calls our proto server: every call kind, a status, a deadline", async () => {
-    const results = await java.consume(`tri://${ours.address}`);
-    const value = (name: string): unknown => {
-      const result: PeerLine | undefined = results.get(name);
-      assert.ok(result !== undefined, `case ${name} ran`);
-      assert.equal(result.error, undefined, `case ${name}: ${result.type}: ${result.error}`);
-      return result.value;
-    };
-    assert.equal(value("sayHello"), "hello java from java-consumer / x-served-by=dubbo-ts");
-    assert.deepEqual(value("countdown"), ["java 3#3", "java 2#2", "java 1#1"]);
-    assert.deepEqual(value("collect"), ["a,b,c#3"]);
-    assert.deepEqual(value("chat"), ["re x#1", "re y#2"]);
-    const status = results.get("status");
-    assert.equal(status?.status, Code.NotFound, JSON.stringify(status));
-    assert.match(String(status?.error), /refused java/);
-    const deadline = results.get("deadline");
-    assert.ok(deadline?.error !== undefined, JSON.stringify(deadline));
-    // Java's own timers race our server's DEADLINE_EXCEEDED: either a DEADLINE_EXCEEDED status or
-    // Dubbo's TIMEOUT_EXCEPTION (2), both at 300 ms.
-    assert.ok(deadline.status === Code.DeadlineExceeded || deadline.rpcCode === 2, JSON.stringify(deadline));
-    assert.match(String(deadline.error), /300 ?ms/);
-    // Java sends its 300 ms as grpc-timeout and, when its own timer fires, resets the stream: our
-    // server ends the call by whichever comes first, long before the 3 s delay.
-    for (let i = 0; i < 100 && endings.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(endings.length, 1, JSON.stringify(endings));
-    assert.ok(["DeadlineExceeded", "Canceled"].includes(endings[0]!), JSON.stringify(endings));
+    await assertJavaConsumerCases(await java.consume(`tri://${ours.address}`));
+  });
+});
+
+describe("Triple IDL interop with Java Dubbo 3.3.6 (through ZooKeeper, app.export / app.refer)", () => {
+  test("java idl - a Java consumer finds our IDL provider through ZooKeeper", async () => {
+    // Each direction has its own ZooKeeper root, so neither side finds the other's provider.
+    const registry = `zookeeper://${fixture.zk.connectString}?group=idl-node-provider`;
+    const app = await application("ts-idl-provider-zk", registry);
+    await app.export(GreeterService, implementation, { scope: "remote" });
+    await assertJavaConsumerCases(await java.consume(registry));
+  });
+
+  test("java idl - our consumer finds a Java IDL provider through ZooKeeper", async () => {
+    const registry = `zookeeper://${fixture.zk.connectString}?group=idl-java-provider`;
+    await java.provide(registry, await freePort(java.host));
+    const app = await application("ts-idl-consumer-zk", registry);
+    const greeter = await app.refer(GreeterService, { timeoutMs: 5000, retries: 0, check: false });
+    // The Java provider's registration may reach our directory a moment after the export.
+    for (let i = 0; i < 100; i++) {
+      const ready = await greeter.sayHello({ name: "probe" }).then(
+        () => true,
+        () => false,
+      );
+      if (ready) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await assertUnaryWithAttachments(greeter);
+    await assertStreams(greeter);
+    await assertStatuses(greeter);
+    await assertDeadline(greeter);
   });
 });

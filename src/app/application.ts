@@ -245,6 +245,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   ): Promise<ExportedService> {
     this.#assertRunning();
     const definition = contractOf(contract);
+    await definition.idl?.ready();
     const { id, ...settings } = options;
     const service = resolveServiceEntry(
       this.#layers,
@@ -275,6 +276,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   ): Promise<unknown> {
     const { mockImplementation, ...settings } = options;
     const definition = contractOf(contract);
+    await definition.idl?.ready();
     const reference = this.#resolveReference({ ...settings, definition });
     const invoker = await this.#referResolved(
       reference,
@@ -305,6 +307,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
           Code.InvalidArgument,
         );
       }
+      await service.definition.idl?.ready();
       await this.#exportResolved(service, service.definition, service.ref);
     }
     this.#started = true;

@@ -25,6 +25,8 @@ export interface IdlMethod {
 /** The methods of an IDL service, by proto method name. */
 export interface IdlService {
   readonly methods: ReadonlyMap<string, IdlMethod>;
+  /** Loads what the methods' codecs need (the protobuf runtime); awaited before the first export or call. */
+  ready(): Promise<void>;
 }
 
 /** Whether one message goes each way: `unary` and `client_streaming` answer one message. */

@@ -55,6 +55,7 @@ export async function createProtoClient<S extends DescService>(
   service: ProtoService<S>,
   options: ProtoClientOptions,
 ): Promise<ProtoClientHandle<S>> {
+  await service.definition.idl.ready();
   const where = `the proto client of ${service.typeName} at ${options.address}`;
   const encoding = options.compression ?? "identity";
   if (encoding !== "identity" && encoding !== "gzip") {

@@ -10,7 +10,7 @@ import {
 import { directExecutor } from "../shared/dispatch/executor.js";
 import { createIdlProviderInvoker } from "../shared/idl-provider-invoker.js";
 import { loadServerTlsFiles, type ServerTlsFiles } from "../shared/tls-settings.js";
-import type { ProtoImplementation, ProtoService } from "./proto-service.js";
+import { loadProtobufRuntime, type ProtoImplementation, type ProtoService } from "./proto-service.js";
 import { createTripleServer } from "./triple-server.js";
 
 export interface ProtoServerOptions {
@@ -37,6 +37,7 @@ export interface ProtoServer {
 
 /** The IDL server behind `createProtoServer` of lazy-entry.ts, which documents it. */
 export async function createProtoServer(options: ProtoServerOptions = {}): Promise<ProtoServer> {
+  await loadProtobufRuntime();
   const host = options.host ?? "0.0.0.0";
   const port = options.port ?? DEFAULT_TRIPLE_PORT;
   const tls =

@@ -1,12 +1,10 @@
-import {
-  create,
-  type DescMessage,
-  type DescMethod,
-  type DescService,
-  fromBinary,
-  type MessageInitShape,
-  type MessageShape,
-  toBinary,
+import type * as Protobuf from "@bufbuild/protobuf";
+import type {
+  DescMessage,
+  DescMethod,
+  DescService,
+  MessageInitShape,
+  MessageShape,
 } from "@bufbuild/protobuf";
 import {
   Code,
@@ -49,13 +47,29 @@ function checked<A, R>(schema: DescMessage, what: string, convert: (value: A) =>
   };
 }
 
+// `@bufbuild/protobuf` loads on the first IDL export, reference or proto server/client (each awaits
+// `loadProtobufRuntime`), not with the package: an application on the dubbo protocol never loads it.
+let runtime: typeof Protobuf | undefined;
+
+/** Loads the protobuf runtime the message codecs use; every IDL entry point awaits it first. */
+export async function loadProtobufRuntime(): Promise<void> {
+  runtime ??= await import("@bufbuild/protobuf");
+}
+
+function protobuf(): typeof Protobuf {
+  if (runtime === undefined) {
+    throw new Error("internal: an IDL message was coded before loadProtobufRuntime() finished");
+  }
+  return runtime;
+}
+
 /** Creates, encodes and decodes the messages of one schema. */
 function codec(schema: DescMessage, what: string) {
-  const created = (init: unknown) => create(schema, init as MessageInitShape<DescMessage>);
+  const created = (init: unknown) => protobuf().create(schema, init as MessageInitShape<DescMessage>);
   return {
     create: checked(schema, what, created),
-    encode: checked(schema, what, (message: unknown) => toBinary(schema, created(message))),
-    decode: checked(schema, what, (bytes: Uint8Array): unknown => fromBinary(schema, bytes)),
+    encode: checked(schema, what, (message: unknown) => protobuf().toBinary(schema, created(message))),
+    decode: checked(schema, what, (bytes: Uint8Array): unknown => protobuf().fromBinary(schema, bytes)),
   };
 }
 
@@ -93,7 +107,11 @@ export function defineProtoService<S extends DescService>(descriptor: S): ProtoS
   const methods = new Map(descriptor.methods.map((m) => [m.name, m] as const));
   const typeName = descriptor.typeName;
   const idl = new Map(descriptor.methods.map((m) => [m.name, idlMethodOf(typeName, m)] as const));
-  const definition = Object.freeze({ interfaceName: typeName, methods: {}, idl: { methods: idl } });
+  const definition = Object.freeze({
+    interfaceName: typeName,
+    methods: {},
+    idl: { methods: idl, ready: loadProtobufRuntime },
+  });
   return Object.freeze({ descriptor, typeName, methods, definition });
 }
 

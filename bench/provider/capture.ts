@@ -24,8 +24,9 @@ export async function captureRequestFrames(workload: WorkloadName, count: number
   const app = await createDubbo({ application: { name: "bench-capture" }, env: false, logger: quiet });
   try {
     const controller = new AbortController();
-    // Every one of the `count` pending calls listens on this one signal.
-    setMaxListeners(count + 1, controller.signal);
+    // Every one of the `count` pending calls listens on this one signal twice: the stub races it,
+    // and the exchange's pending entry frees itself on it.
+    setMaxListeners(2 * count + 1, controller.signal);
     const stub = withCallOptions(
       await app.refer(EchoService, { url: `dubbo://127.0.0.1:${capture.port}`, timeoutMs: 60_000 }),
       { signal: controller.signal },

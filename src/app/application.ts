@@ -245,7 +245,6 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   ): Promise<ExportedService> {
     this.#assertRunning();
     const definition = contractOf(contract);
-    await definition.idl?.ready();
     const { id, ...settings } = options;
     const service = resolveServiceEntry(
       this.#layers,
@@ -276,7 +275,6 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   ): Promise<unknown> {
     const { mockImplementation, ...settings } = options;
     const definition = contractOf(contract);
-    await definition.idl?.ready();
     const reference = this.#resolveReference({ ...settings, definition });
     const invoker = await this.#referResolved(
       reference,
@@ -307,7 +305,6 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
           Code.InvalidArgument,
         );
       }
-      await service.definition.idl?.ready();
       await this.#exportResolved(service, service.definition, service.ref);
     }
     this.#started = true;
@@ -399,6 +396,8 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
     definition: ServiceDefinition,
     implementation: object,
   ): Promise<ExportedService> {
+    // An IDL service's message codecs need the protobuf runtime, which loads on first use.
+    await definition.idl?.ready();
     const { exporters, urls } = await exportService(this, service, definition, implementation);
     for (const e of exporters) this.#exporters.add(e);
     const where =
@@ -431,6 +430,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
 
   async #referResolved(reference: ResolvedReferenceConfig, ownMock?: MockImplementation): Promise<Invoker> {
     this.#assertRunning();
+    await reference.definition?.idl?.ready();
     const consumerUrl = toReferenceUrl(reference, this.config.application, { timestamp: this.startedAt });
     const context = ownMock === undefined ? this.clusterContext : this.#withOwnMock(reference, ownMock);
     assertMockImplementation(consumerUrl, context, `references.${reference.id}`);

@@ -133,7 +133,13 @@ describe("signals", () => {
 
   it("signals - a timeout reason (AbortSignal.timeout) cancels with DeadlineExceeded, others with Canceled", async () => {
     const timedOut = AbortSignal.timeout(1);
-    await new Promise((resolve) => timedOut.addEventListener("abort", resolve));
+    // AbortSignal.timeout's timer does not hold the event loop open; this one does until it fires.
+    const holdLoopOpen = setInterval(() => {}, 1000);
+    try {
+      await new Promise((resolve) => timedOut.addEventListener("abort", resolve));
+    } finally {
+      clearInterval(holdLoopOpen);
+    }
     assert.equal(canceledError("x", timedOut.reason).code, Code.DeadlineExceeded);
     assert.equal(canceledError("x", "user gave up").code, Code.Canceled);
     assert.equal(cancelableSignal(NEVER_ABORTED), undefined);

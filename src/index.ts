@@ -85,8 +85,5 @@ export {
   type GenericStub,
   withCallOptions,
 } from "./proxy/index.js";
-export {
-  type EmbeddedRegistryOptions,
-  type EmbeddedRegistryServer,
-  startEmbeddedRegistry,
-} from "./registry/dubbo/index.js";
+export type { EmbeddedRegistryOptions, EmbeddedRegistryServer } from "./registry/dubbo/index.js";
+export { startEmbeddedRegistry } from "./registry/dubbo/lazy-entry.js";

@@ -52,7 +52,7 @@ import {
   type GenericStub,
 } from "../proxy/index.js";
 import { ApplicationDiscovery, Registries } from "../registry/index.js";
-import { ApplicationQos } from "./application-qos.js";
+import type { ApplicationQos } from "./application-qos.js";
 import { assertExtensionNames, assertNamesKnown, assertPluginSettings } from "./extension-names.js";
 import { type AppLogger, createExtensions, type Extensions, type Plugin } from "./extensions.js";
 import { ProtocolSet } from "./protocol-set.js";
@@ -318,6 +318,10 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
 
   async #startQos(): Promise<void> {
     if (!this.config.application.qosEnable || this.#qos !== undefined) return;
+    // The QoS server, its commands and the web console load here: an application that never
+    // calls start() (it exports and refers in code) or turns QoS off never loads them.
+    const { ApplicationQos } = await import("./application-qos.js");
+    if (this.#qos !== undefined || this.#stopping !== undefined) return;
     this.#qos = new ApplicationQos({
       settings: this.config.application,
       config: this.config,

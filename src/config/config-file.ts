@@ -1,11 +1,14 @@
 import { readFile } from "node:fs/promises";
-import { parseDocument, visit } from "yaml";
-import { Code, RpcError } from "../core/index.js";
+import type * as Yaml from "yaml";
+import { Code, loadOnFirstUse, RpcError } from "../core/index.js";
 import type { DubboConfigOptions } from "./dubbo-config.js";
 import { isRecord } from "./errors.js";
 import { fromJavaNames } from "./java-yaml.js";
 import { type OptionsTree, readOptionsTree } from "./options-tree.js";
 import { closestName } from "./suggest.js";
+
+/** The YAML parser loads with the first file read: an application configured in code never pays for it. */
+const yaml = loadOnFirstUse<typeof Yaml>("yaml");
 
 /** Receives each setting the file gives that dubbo-ts ignores (a Java-only key), once. */
 export type ConfigNotice = (message: string) => void;
@@ -43,7 +46,7 @@ export async function readConfigFile(path: string, notice: ConfigNotice): Promis
 /** Parses YAML text as a `dubbo.yaml`; `source` names it in errors. */
 function parseConfigText(text: string, source: string, notice: ConfigNotice): OptionsTree {
   // Unique keys and a small alias budget: a config file has no use for duplicate keys or alias bombs.
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true, merge: false });
+  const document = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true, merge: false });
   const problem = document.errors[0];
   if (problem !== undefined) {
     throw new RpcError(`${source} is not valid YAML: ${problem.message}`, Code.InvalidArgument, {
@@ -52,7 +55,7 @@ function parseConfigText(text: string, source: string, notice: ConfigNotice): Op
   }
   // A number written in a non-canonical form (`version: 1.0`, `timeout: 0x10`) keeps its text, so
   // nothing is silently changed: text settings get it as written, number settings refuse it.
-  visit(document, {
+  yaml().visit(document, {
     Scalar(_key, node) {
       if (typeof node.value === "number" && node.source !== undefined && node.source !== String(node.value)) {
         node.value = node.source;

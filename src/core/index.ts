@@ -19,6 +19,7 @@ export type { ExtensionWrapper } from "./extension/extension-point.js";
 export { ExtensionPoint } from "./extension/extension-point.js";
 export { activateFilters, type FilterExtension, filterListKey } from "./extension/filter-extension.js";
 export type { ExtensionPlugin } from "./extension/plugin.js";
+export { loadOnFirstUse } from "./first-use.js";
 export * from "./java/java-slots.js";
 export * from "./java/java-type.js";
 export * from "./java/java-value-check.js";

@@ -33,6 +33,17 @@ const tripleLoads = (loaded: string[]): string[] =>
       (/\/src\/protocol\/triple\//.test(url) && !/\/(index|lazy-entry|proto-service)\.ts$/.test(url)),
   );
 
+/**
+ * What only some applications use: the YAML parser (a config file, rules), OpenTelemetry (a
+ * registered tracer provider), and the QoS server with its commands and console (`start()`).
+ */
+const optionalLoads = (loaded: string[]): string[] =>
+  loaded.filter((url) =>
+    /\/node_modules\/(yaml|@opentelemetry\/api)\/|\/src\/qos\/|\/src\/app\/application-(qos|console)\.ts$/.test(
+      url,
+    ),
+  );
+
 describe("plugins load on first use", () => {
   it("plugins - an application on the embedded registry loads neither node-zookeeper-client nor the zookeeper registry", async () => {
     const { stdout, loaded } = await loadsOf("embedded-app.ts");
@@ -48,6 +59,26 @@ describe("plugins load on first use", () => {
     );
     assert.deepEqual(zookeeper, []);
     assert.deepEqual(tripleLoads(loaded), [], "a dubbo-only application loads no Triple module");
+    assert.deepEqual(
+      optionalLoads(loaded),
+      [],
+      "no config file, tracer provider or start(): no YAML, OpenTelemetry or QoS",
+    );
+  });
+
+  it("plugins - a plain application (direct URL, no registry, no start()) loads neither YAML, OpenTelemetry, QoS nor the embedded registry", async () => {
+    const { stdout, loaded } = await loadsOf("plain-app.ts");
+    assert.match(stdout, /called: hello plain/);
+    assert.deepEqual(optionalLoads(loaded), []);
+    // The embedded registry's plugin entry and the public entry's lazy start are light; the
+    // server, its store and its client load only in a process that starts or uses one.
+    assert.deepEqual(
+      loaded.filter(
+        (url) =>
+          /\/src\/registry\/dubbo\//.test(url) && !/\/(embedded-registry-plugin|lazy-entry)\.ts$/.test(url),
+      ),
+      [],
+    );
   });
 
   it("plugins - an application that exports and refers over tri loads the Triple modules, and wrapper mode no @bufbuild/protobuf", async () => {
@@ -66,6 +97,15 @@ describe("plugins load on first use", () => {
       triple.filter((url) => url.includes("@bufbuild/protobuf")),
       [],
       "wrapper mode (Hessian 2 in a wrapper message) loads no protobuf runtime",
+    );
+  });
+
+  it("plugins - an application with a dubbo.yaml loads the YAML parser", async () => {
+    const { stdout, loaded } = await loadsOf("configured-app.ts");
+    assert.match(stdout, /configured: lazy-configured/);
+    assert.ok(
+      loaded.some((url) => url.includes("/node_modules/yaml/")),
+      "the recorder sees a package that loads through require",
     );
   });
 });

@@ -1,5 +1,8 @@
-import { parse } from "yaml";
-import { Code, RpcError } from "../../core/index.js";
+import type * as Yaml from "yaml";
+import { Code, loadOnFirstUse, RpcError } from "../../core/index.js";
+
+/** The YAML parser loads with the first rule: an application that is sent none never pays for it. */
+const yaml = loadOnFirstUse<typeof Yaml>("yaml");
 
 /** A YAML mapping of a rule, read with the rule's location for every error. */
 export type RuleMap = Readonly<Record<string, unknown>>;
@@ -12,7 +15,7 @@ export function ruleError(where: string, message: string, cause?: unknown): RpcE
 /** Parses YAML text (a rule node's content) into a value; bad YAML names the line and column. */
 export function parseRuleYaml(text: string, where: string): unknown {
   try {
-    return parse(text);
+    return yaml().parse(text);
   } catch (cause) {
     const detail = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
     throw ruleError(where, `the rule is not valid YAML (${detail})`, cause);

@@ -1,12 +1,6 @@
-import {
-  type Context,
-  createTraceState,
-  isSpanContextValid,
-  type SpanContext,
-  TraceFlags,
-  trace,
-} from "@opentelemetry/api";
+import type { Context, SpanContext } from "@opentelemetry/api";
 import { type Attachments, Code, RpcError } from "../../core/index.js";
+import { otelApi } from "./otel-api.js";
 
 /**
  * How the trace context travels in a call's attachments, as Java Dubbo 3's
@@ -34,6 +28,7 @@ export function propagationTypeOf(value: string | undefined): PropagationType {
 
 /** The attachments that carry `span`'s context to the provider. */
 export function traceAttachments(span: SpanContext, type: PropagationType): Record<string, string> {
+  const { TraceFlags } = otelApi();
   const sampled = (span.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED;
   if (type === "B3") return { [B3]: `${span.traceId}-${span.spanId}-${sampled ? "1" : "0"}` };
   const traceparent = `00-${span.traceId}-${span.spanId}-${sampled ? "01" : "00"}`;
@@ -46,6 +41,7 @@ export function traceAttachments(span: SpanContext, type: PropagationType): Reco
  * caller's propagation type wrote), as a parent context; `parent` itself when there is none.
  */
 export function contextFromAttachments(parent: Context, attachments: Attachments): Context {
+  const { isSpanContextValid, trace } = otelApi();
   const remote = w3cSpanContext(attachments) ?? b3SpanContext(attachments);
   return remote && isSpanContextValid(remote) ? trace.setSpanContext(parent, remote) : parent;
 }
@@ -55,6 +51,7 @@ function w3cSpanContext(attachments: Attachments): SpanContext | undefined {
   const match = typeof header === "string" ? TRACEPARENT_FORMAT.exec(header.trim()) : null;
   if (!match) return undefined;
   const state = attachments[TRACESTATE];
+  const { createTraceState, TraceFlags } = otelApi();
   return {
     traceId: match[1]!,
     spanId: match[2]!,
@@ -70,6 +67,7 @@ function b3SpanContext(attachments: Attachments): SpanContext | undefined {
   if (!match) return undefined;
   // "d" is B3's debug flag, which implies sampled; no flag defers, which OpenTelemetry reads as not sampled.
   const sampled = match[3] === "1" || match[3] === "d";
+  const { TraceFlags } = otelApi();
   return {
     traceId: match[1]!.padStart(32, "0"),
     spanId: match[2]!,

@@ -1,16 +1,6 @@
-import {
-  type Attributes,
-  context,
-  isSpanContextValid,
-  ProxyTracerProvider,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  type TracerProvider,
-  trace,
-} from "@opentelemetry/api";
+import type { Attributes, Span, Tracer, TracerProvider } from "@opentelemetry/api";
 import { type Filter, type FilterExtension, type RpcResult, withAttachments } from "../../core/index.js";
+import { otelApi, tracerProviderRegistered } from "./otel-api.js";
 import {
   contextFromAttachments,
   PROPAGATION_TYPE_KEY,
@@ -29,18 +19,21 @@ const TRACING_ORDER = -2147483598;
 const TRACER_NAME = "dubbo-ts";
 
 /** The provider the API hands out while no SDK registered one: seeing it means tracing is off. */
-const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+let noopProvider: TracerProvider | undefined;
 let lastProvider: TracerProvider | undefined;
 let lastTracer: Tracer | undefined;
 
 /**
  * The registered tracer, or undefined when no tracer provider is registered: then a call pays
- * two property reads and a comparison, and no span, context or attachment is built.
+ * one property read, and no span, context or attachment is built.
  */
 function activeTracer(): Tracer | undefined {
+  if (!tracerProviderRegistered()) return undefined;
+  const { ProxyTracerProvider, trace } = otelApi();
+  noopProvider ??= new ProxyTracerProvider().getDelegate();
   const global = trace.getTracerProvider();
   const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global;
-  if (provider === NOOP_PROVIDER) return undefined;
+  if (provider === noopProvider) return undefined;
   if (provider !== lastProvider) {
     lastProvider = provider;
     lastTracer = provider.getTracer(TRACER_NAME);
@@ -64,7 +57,7 @@ async function endWith(span: Span, call: Promise<RpcResult>): Promise<RpcResult>
   } catch (error) {
     if (error instanceof Error) span.recordException(error);
     span.setStatus({
-      code: SpanStatusCode.ERROR,
+      code: otelApi().SpanStatusCode.ERROR,
       message: error instanceof Error ? error.message : String(error),
     });
     throw error;
@@ -86,6 +79,7 @@ export const consumerTracingFilter: Filter = (next, invoker) => {
   return (inv) => {
     const tracer = activeTracer();
     if (tracer === undefined) return next(inv);
+    const { context, isSpanContextValid, SpanKind, trace } = otelApi();
     const parent = context.active();
     const span = tracer.startSpan(
       `${inv.service}/${inv.method}`,
@@ -110,6 +104,8 @@ export const consumerTracingFilter: Filter = (next, invoker) => {
 export const consumerPeerFilter: Filter = (next, invoker) => {
   const peer = peerAttributes(invoker.url.host, String(invoker.url.port));
   return (inv) => {
+    if (!tracerProviderRegistered()) return next(inv);
+    const { context, trace } = otelApi();
     const span = trace.getSpan(context.active());
     if (span !== undefined && awaitingPeer.delete(span)) span.setAttributes(peer);
     return next(inv);
@@ -123,6 +119,7 @@ export const consumerPeerFilter: Filter = (next, invoker) => {
 export const providerTracingFilter: Filter = (next) => (inv) => {
   const tracer = activeTracer();
   if (tracer === undefined) return next(inv);
+  const { context, SpanKind, trace } = otelApi();
   const remote = inv.remoteAddress ?? "";
   const colon = remote.lastIndexOf(":");
   const parent = contextFromAttachments(context.active(), inv.attachments);

@@ -1,5 +1,8 @@
-import { parse } from "yaml";
-import { Code, RpcError, type Url } from "../../core/index.js";
+import type * as Yaml from "yaml";
+import { Code, loadOnFirstUse, RpcError, type Url } from "../../core/index.js";
+
+/** The YAML parser loads with the first migration rule: most applications are sent none. */
+const yaml = loadOnFirstUse<typeof Yaml>("yaml");
 
 /**
  * How a Dubbo 3 consumer finds providers (Java's `MigrationStep`): per interface only, per
@@ -90,7 +93,7 @@ function displayServiceKey(url: Url): string {
 export function ruleFor(text: string, consumerUrl: Url, providerApps: readonly string[]): RulePart {
   let rule: Record<string, unknown>;
   try {
-    rule = (parse(text) ?? {}) as Record<string, unknown>;
+    rule = (yaml().parse(text) ?? {}) as Record<string, unknown>;
   } catch (cause) {
     throw new RpcError("the migration rule is not YAML", Code.InvalidArgument, { cause });
   }

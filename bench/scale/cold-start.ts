@@ -1,7 +1,8 @@
 // Cold start: the wall time from spawning a process to its provider being ready (service exported,
 // port bound) and to a consumer's first answer (createDubbo, refer with the default lazy=false,
 // which connects and waits out the 100 ms double check, then one call), for the compiled package
-// under bare `node` and for the sources under `tsx`. Contenders alternate per round.
+// under bare `node` and for the sources under `tsx`, with each process's own CPU to that point
+// (the part a loaded machine inflates least; the wait is none of it). Contenders alternate per round.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -41,8 +42,16 @@ function startChild(mode: Mode, role: "provider" | "consumer", port = ""): Promi
   });
 }
 
+/** The child's `cpu=<ms>` field. */
+function cpuOf(started: Started): string {
+  const cpu = started.line.split(" ").find((field) => field.startsWith("cpu="));
+  return `${cpu?.slice(4) ?? "?"} ms CPU`;
+}
+
 export async function runColdStartBench(options: { readonly rounds: number }): Promise<void> {
-  console.log("cold start: spawn to provider ready, spawn to the consumer's first answer (wall ms)");
+  console.log(
+    "cold start: spawn to provider ready, spawn to the consumer's first answer (wall ms, own CPU ms)",
+  );
   for (let round = 1; round <= options.rounds; round++) {
     const order: Mode[] = round % 2 === 1 ? ["compiled", "tsx"] : ["tsx", "compiled"];
     for (const mode of order) {
@@ -50,7 +59,7 @@ export async function runColdStartBench(options: { readonly rounds: number }): P
       const port = provider.line.split(" ")[1] ?? "";
       const consumer = await startChild(mode, "consumer", port);
       console.log(
-        `  round ${round}, ${mode.padEnd(8)} provider ready ${provider.ms.toFixed(0)} ms, consumer first answer ${consumer.ms.toFixed(0)} ms (${consumer.line})`,
+        `  round ${round}, ${mode.padEnd(8)} provider ready ${provider.ms.toFixed(0)} ms (${cpuOf(provider)}), consumer first answer ${consumer.ms.toFixed(0)} ms (${cpuOf(consumer)})`,
       );
       await consumer.stop();
       await provider.stop();

@@ -90,7 +90,8 @@ export abstract class ObjectReader extends GraphReader {
       result = convertSpecial(def, obj);
       const wireType = specialType(def);
       if (result !== obj && wireType !== undefined) {
-        (this.refWireTypes ??= new Map()).set(refIndex, wireType);
+        this.refWireTypes ??= new Map();
+        this.refWireTypes.set(refIndex, wireType);
         if (t === undefined || t.kind === "object") this.wireType = wireType;
       }
     } else if (t !== undefined && t.kind === "enum" && typeof obj.name === "string") result = obj.name;

@@ -12,6 +12,7 @@ import { defineService, java, silentLogger, Url } from "../src/core/index.js";
 import { createFilterExtensionPoint, wrapProtocolWithFilters } from "../src/filter/index.js";
 import { createDubboProtocol } from "../src/protocol/dubbo/index.js";
 import { createGenericStub, createProviderInvoker, createStub } from "../src/proxy/index.js";
+import { sampleAllocations } from "./heap-sampling.js";
 
 const WARMUP_CALLS = 5000;
 const CALLS = 20_000;
@@ -21,34 +22,15 @@ const TOP = Number(process.argv[2] ?? 8);
 const IFACE = "org.example.bench.Allocations";
 const Service = defineService(IFACE, { echo: { args: [java.String], returns: java.String } });
 
-interface SamplingNode {
-  readonly callFrame: { readonly functionName: string; readonly url: string };
-  readonly selfSize: number;
-  readonly children: readonly SamplingNode[];
-}
-
 const session = new Session();
 session.connect();
 
 /** Bytes per call in total and by allocating function (`name file`). */
 async function allocationsPerCall(call: () => Promise<unknown>): Promise<Array<readonly [string, number]>> {
   for (let i = 0; i < WARMUP_CALLS; i++) await call();
-  await session.post("HeapProfiler.startSampling", {
-    samplingInterval: SAMPLING_INTERVAL,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+  const bySite = await sampleAllocations(session, SAMPLING_INTERVAL, async () => {
+    for (let i = 0; i < CALLS; i++) await call();
   });
-  for (let i = 0; i < CALLS; i++) await call();
-  const { profile } = (await session.post("HeapProfiler.stopSampling")) as {
-    profile: { head: SamplingNode };
-  };
-  const bySite = new Map<string, number>();
-  const walk = (node: SamplingNode): void => {
-    const site = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.replace(/^.*\/(src|bench)\//, "$1/")}`;
-    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
-    for (const child of node.children) walk(child);
-  };
-  walk(profile.head);
   let total = 0;
   for (const bytes of bySite.values()) total += bytes;
   const top = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, TOP);

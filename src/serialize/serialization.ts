@@ -30,6 +30,13 @@ export interface ObjectInput {
    * pass-through or `$echo` answers it as the same Java type. Without it the codec uses `readValue`.
    */
   readSlot?(target: unknown[], index: number, type?: JavaType): unknown;
+  /**
+   * Optional: reads the next value when it is an untyped map straight into a string-keyed record
+   * (keys as strings, a `__proto__` key dropped), as attachments are kept, with no `Map` made on the
+   * way; undefined, nothing read, when it is another form. Without it the codec reads the value
+   * and copies it.
+   */
+  readRecord?(): Record<string, unknown> | undefined;
   /** Where the next value starts in the bytes given. */
   readonly offset: number;
   /** Bytes left after `offset` (0: the body has no more values). */

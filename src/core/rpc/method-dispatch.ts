@@ -18,14 +18,20 @@ export interface ContractMethod {
   readonly descriptor: string;
   /** `sayHello(java.lang.String, int)`, for messages. */
   readonly signature: string;
-  /** Parameters declared more specifically than Object: the ones whose arguments are checked. */
-  readonly checked: readonly number[];
+  /** Parameters declared more specifically than Object, the ones whose arguments are checked, with their paths. */
+  readonly checked: readonly CheckedParameter[];
+}
+
+interface CheckedParameter {
+  readonly index: number;
+  /** `args[1]`, made once: a call builds no string unless its argument is wrong. */
+  readonly path: string;
 }
 
 function contractMethod(key: string, name: string, parameterTypes: readonly JavaType[]): ContractMethod {
-  const checked: number[] = [];
-  parameterTypes.forEach((t, i) => {
-    if (t.kind !== "object") checked.push(i);
+  const checked: CheckedParameter[] = [];
+  parameterTypes.forEach((t, index) => {
+    if (t.kind !== "object") checked.push({ index, path: `args[${index}]` });
   });
   return {
     key,
@@ -55,8 +61,8 @@ function wrongArgument(
   method: ContractMethod,
   args: readonly unknown[],
 ): RpcError | undefined {
-  for (const i of method.checked) {
-    const wrong = checkJavaValue(args[i], method.parameterTypes[i]!, `args[${i}]`);
+  for (const { index, path } of method.checked) {
+    const wrong = checkJavaValue(args[index], method.parameterTypes[index]!, path);
     if (wrong !== undefined) {
       return new RpcError(
         `${service}.${method.signature}: ${wrong.path} is ${wrong.actual}, not ${wrong.expected}; ` +

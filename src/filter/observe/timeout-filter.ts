@@ -3,6 +3,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type Filter,
   type FilterExtension,
+  type Invocation,
   type Logger,
 } from "../../core/index.js";
 
@@ -21,22 +22,32 @@ export function createTimeoutFilter(options: TimeoutFilterOptions = {}): FilterE
   const logger = options.logger ?? consoleLogger;
   const filter: Filter = (next, invoker) => {
     const url = invoker.url;
+    const check = (inv: Invocation, started: number): void => {
+      const elapsed = Date.now() - started;
+      const timeoutMs =
+        inv.deadline !== undefined
+          ? inv.deadline - started
+          : url.methodNumber(inv.method, "timeout", DEFAULT_TIMEOUT_MS);
+      if (elapsed > timeoutMs) {
+        logger.warn(
+          `${inv.service}.${inv.method} from ${inv.remoteAddress ?? "unknown"} at ${url.address} took ${elapsed} ms, ` +
+            `over its timeout of ${timeoutMs} ms; the caller has given up (make it faster or raise \`timeout\`)`,
+        );
+      }
+    };
+    // A then pair rather than `finally`, which costs two more promises per call.
     return (inv) => {
       const started = Date.now();
-      const check = (): void => {
-        const elapsed = Date.now() - started;
-        const timeoutMs =
-          inv.deadline !== undefined
-            ? inv.deadline - started
-            : url.methodNumber(inv.method, "timeout", DEFAULT_TIMEOUT_MS);
-        if (elapsed > timeoutMs) {
-          logger.warn(
-            `${inv.service}.${inv.method} from ${inv.remoteAddress ?? "unknown"} at ${url.address} took ${elapsed} ms, ` +
-              `over its timeout of ${timeoutMs} ms; the caller has given up (make it faster or raise \`timeout\`)`,
-          );
-        }
-      };
-      return next(inv).finally(check);
+      return next(inv).then(
+        (result) => {
+          check(inv, started);
+          return result;
+        },
+        (error: unknown) => {
+          check(inv, started);
+          throw error;
+        },
+      );
     };
   };
   return Object.freeze({

@@ -10,8 +10,11 @@ import { ScalarReader } from "./scalar-reader.js";
  */
 export abstract class GraphReader extends ScalarReader {
   protected readonly refs: unknown[] = [];
-  /** The wire type of each reference whose value is a converted special (a BigDecimal's string). */
-  protected readonly refWireTypes = new Map<number, JavaType>();
+  /**
+   * The wire type of each reference whose value is a converted special (a BigDecimal's string);
+   * made on the first one, since most bodies have none and a reader is made per body.
+   */
+  protected refWireTypes: Map<number, JavaType> | undefined = undefined;
   private readonly types: string[] = [];
   protected depth = 0;
 
@@ -39,7 +42,7 @@ export abstract class GraphReader extends ScalarReader {
     if (index >= this.refs.length) {
       throw dataLoss(this.pos, `reference #${index} out of range (${this.refs.length} objects read so far)`);
     }
-    if (this.refWireTypes.size > 0) this.wireType = this.refWireTypes.get(index);
+    if (this.refWireTypes !== undefined) this.wireType = this.refWireTypes.get(index);
     return this.refs[index];
   }
 
@@ -101,6 +104,25 @@ export abstract class GraphReader extends ScalarReader {
     if (this.buf[this.pos] !== 0x5a) return false;
     this.pos++;
     return true;
+  }
+
+  /** An untyped map (`H`) as a string-keyed record; undefined, nothing consumed, for any other form. */
+  protected readUntypedMapRecord(): Record<string, unknown> | undefined {
+    if (this.pos >= this.end || this.buf[this.pos] !== 0x48) return undefined;
+    this.pos++;
+    this.enter();
+    const record: Record<string, unknown> = {};
+    this.refs.push(record);
+    while (!this.atEnd()) {
+      const key = String(this.read(undefined));
+      const value = this.read(undefined);
+      // A record keeps no slot types (nor did the copy of a Map it replaces).
+      this.wireType = undefined;
+      // A hostile key never reaches the prototype.
+      if (key !== "__proto__") record[key] = value;
+    }
+    this.depth--;
+    return record;
   }
 
   protected readMap(typeName: string | null, t: JavaType | undefined): unknown {

@@ -90,6 +90,7 @@ export abstract class ObjectReader extends GraphReader {
       result = convertSpecial(def, obj);
       const wireType = specialType(def);
       if (result !== obj && wireType !== undefined) {
+        this.refWireTypes ??= new Map();
         this.refWireTypes.set(refIndex, wireType);
         if (t === undefined || t.kind === "object") this.wireType = wireType;
       }

@@ -39,6 +39,14 @@ export class Hessian2Reader extends ObjectReader {
     }
   }
 
+  readRecord(): Record<string, unknown> | undefined {
+    try {
+      return this.readUntypedMapRecord();
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
   private failure(error: unknown): Error {
     this.depth = 0;
     this.wireType = undefined;

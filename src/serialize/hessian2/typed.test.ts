@@ -265,6 +265,38 @@ describe("hessian2 safety of decoded keys", () => {
   });
 });
 
+describe("hessian2 maps read as records", () => {
+  it("readRecord - an untyped map becomes the string-keyed record a copy of the Map gave; other forms are left unread", () => {
+    const shared = ["x"];
+    const w = new Hessian2Writer();
+    w.writeValue(
+      new Map<unknown, unknown>([
+        ["path", "com.foo.Demo"],
+        [7, 9007199254740993n],
+        ["a", shared],
+        ["b", shared],
+      ]),
+    );
+    w.writeValue(JSON.parse('{"__proto__": {"polluted": 1}, "k": "v"}'));
+    w.writeValue(["not", "a map"]);
+    w.writeValue(null);
+    const r = new Hessian2Reader(w.toBuffer());
+    const first = r.readRecord();
+    assert.deepEqual(first, { 7: 9007199254740993n, path: "com.foo.Demo", a: ["x"], b: ["x"] });
+    assert.equal(first?.a, first?.b, "a back-reference inside still resolves to the same list");
+    const second = r.readRecord();
+    assert.deepEqual(second, { k: "v" });
+    assert.ok(!Object.hasOwn(second!, "__proto__"));
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    const at = r.offset;
+    assert.equal(r.readRecord(), undefined, "a list is not read as a record");
+    assert.equal(r.offset, at);
+    assert.deepEqual(r.readValue(), ["not", "a map"]);
+    assert.equal(r.readRecord(), undefined);
+    assert.equal(r.readValue(), null);
+  });
+});
+
 describe("hessian2 untyped values keep their Java type", () => {
   it("slots - Longs and whole Doubles in a map of Object re-encode byte for byte", () => {
     // H "id" → long 5 (e5), "price" → double 1.0 (5c), "n" → double 0.0 (5b), Z

@@ -167,6 +167,25 @@ describe("dubbo codec", () => {
     });
   });
 
+  it("request cache - rests after a run of misses (every call different), then remembers again", () => {
+    const slot = new BodyOutputSlot(HESSIAN2);
+    const cache = new RequestCache(HESSIAN2);
+    const body = (method: string) =>
+      Buffer.from(encodeRequestBody(slot, { ...SAY_HELLO, method, args: ["ann"], attachments: {} }));
+    const headOf = (method: string) => cache.readHead(body(method)).head;
+    const same = headOf("sayHello");
+    assert.equal(headOf("sayHello"), same, "a repeated head is the remembered one");
+    // Far more all-different heads than the misses that start a rest (16): the cache now rests.
+    for (let i = 0; i < 100; i++) headOf(`m${i}`);
+    const resting = headOf("again");
+    assert.notEqual(headOf("again"), resting, "a resting cache decodes again instead of remembering");
+    assert.equal(resting.method, "again");
+    // A rest lasts a bounded number of lookups (1 024): well past it, repeats hit again.
+    for (let i = 0; i < 3000; i++) headOf("again");
+    const remembered = headOf("again");
+    assert.equal(headOf("again"), remembered);
+  });
+
   it("response golden - a value with attachments (flag 4) for a 2.0.2 request", () => {
     const body = encodeValueResponse(new BodyOutputSlot(HESSIAN2), "Hello world", java.String, true, {});
     const expected = Buffer.from([

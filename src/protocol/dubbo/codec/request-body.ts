@@ -148,5 +148,6 @@ export function readRequestArgs(input: ObjectInput, types: readonly JavaType[]):
 
 /** The attachments that end a request (absent = none). */
 export function readRequestAttachments(input: ObjectInput): Record<string, unknown> {
-  return input.remaining > 0 ? toAttachmentRecord(input.readValue()) : {};
+  if (input.remaining === 0) return {};
+  return input.readRecord?.() ?? toAttachmentRecord(input.readValue());
 }

@@ -208,17 +208,29 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
    * Registers a mock implementation of a contract for every reference of this application: the
    * interface's own mock (Java's `<Interface>Mock`, what `mock: "true"` calls) or, with `name`,
    * the one `mock: "<name>"` calls. A mock answers instead of the providers with `force:`, else
-   * only after an RPC failure (never after a business error).
+   * only after an RPC failure (never after a business error). An IDL service's mock is an
+   * implementation of it, called as its handlers are.
    */
   registerMock<M extends MethodsDefinition>(
     definition: ServiceDefinition<M>,
     implementation: ServiceImplementation<M>,
+    options?: RegisterMockOptions,
+  ): void;
+  registerMock<S extends DescService>(
+    service: ProtoService<S>,
+    implementation: ProtoImplementation<S>,
+    options?: RegisterMockOptions,
+  ): void;
+  registerMock(
+    contract: ServiceDefinition | ProtoService,
+    implementation: object,
     options: RegisterMockOptions = {},
   ): void {
     this.#assertRunning();
+    const definition = contractOf(contract);
     this.#mocks.register(definition.interfaceName, implementation as MockImplementation, {
       ...(options.name === undefined ? {} : { name: options.name }),
-      methods: Object.keys(definition.methods),
+      methods: methodNamesOf(definition),
     });
   }
 
@@ -267,7 +279,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   ): Promise<ConsumerStub<M>>;
   async refer<S extends DescService>(
     service: ProtoService<S>,
-    options?: Omit<ReferenceOptions, "mockImplementation">,
+    options?: ReferenceOptions<ProtoImplementation<S>>,
   ): Promise<ProtoClient<S>>;
   async refer(
     contract: ServiceDefinition | ProtoService,
@@ -449,7 +461,7 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
   #withOwnMock(reference: ResolvedReferenceConfig, ownMock: MockImplementation): ClusterContext {
     const own = new MockImplementations();
     own.register(reference.interface, ownMock, {
-      ...(reference.definition === undefined ? {} : { methods: Object.keys(reference.definition.methods) }),
+      ...(reference.definition === undefined ? {} : { methods: methodNamesOf(reference.definition) }),
     });
     return {
       ...this.clusterContext,
@@ -468,6 +480,13 @@ export class DubboApplication implements AsyncDisposable, ExportSite, ReferenceS
 /** The contract of a `defineService` definition, or of an IDL service. */
 function contractOf(contract: ServiceDefinition | ProtoService): ServiceDefinition {
   return "descriptor" in contract ? contract.definition : contract;
+}
+
+/** The method names an implementation (or a mock) of `definition` has: an IDL service's generated ones. */
+function methodNamesOf(definition: ServiceDefinition): string[] {
+  return definition.idl === undefined
+    ? Object.keys(definition.methods)
+    : [...definition.idl.methods.values()].map((method) => method.localName);
 }
 
 /**

@@ -70,6 +70,7 @@ const tripleProtocolPlugin: Plugin = {
           logger: context.logger,
           observer: monitorObserver(points.monitor),
           threadModel: context.threadModel,
+          deadlines: context.deadlines,
         }),
       ),
     );

@@ -23,6 +23,18 @@ export const GreeterService = defineProtoService(Greeter);
 
 const PROTO = fileURLToPath(new URL("proto/greeter.proto", import.meta.url));
 
+/** A request stream of Greeter requests, one per name (`count` its index). */
+export async function* names(...list: string[]) {
+  for (const [i, name] of list.entries()) yield { name, count: i };
+}
+
+/** Every message of `iterable`, in order. */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of iterable) all.push(item);
+  return all;
+}
+
 /** How the servers' calls ended: "ok", or the status code name they ended with. */
 export type Endings = string[];
 

@@ -19,7 +19,7 @@ import {
 } from "../../src/index.js";
 import { startEmbeddedRegistry } from "../../src/registry/dubbo/index.js";
 import { zookeeperProviders } from "../registry/kit.js";
-import { GreeterService, type GreeterState, greeterImplementation } from "./greeter-peers.js";
+import { collect, GreeterService, type GreeterState, greeterImplementation, names } from "./greeter-peers.js";
 
 const GREETER = "dubbo.tri.test.Greeter";
 
@@ -81,16 +81,6 @@ async function greeterProvider(
     ...(options.token === true ? { token: true } : {}),
   });
   return { app, url: exported.urls[0]! };
-}
-
-async function* names(...list: string[]) {
-  for (const [i, name] of list.entries()) yield { name, count: i };
-}
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of iterable) all.push(item);
-  return all;
 }
 
 /** Waits (bounded) until `endings` holds `count` entries. */

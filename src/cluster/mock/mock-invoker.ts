@@ -10,6 +10,7 @@ import {
   type Url,
 } from "../../core/index.js";
 import type { ClusterContext } from "../contracts.js";
+import { asMockFailure, callIdlMock, idlMockReturn } from "./idl-mock.js";
 import { defaultMockName } from "./mock-implementations.js";
 import { type MockSetting, parseMockSetting, parseMockValue } from "./mock-value.js";
 
@@ -67,16 +68,10 @@ export class MockInvoker implements Invoker {
     }
     const action = setting.action;
     switch (action.kind) {
-      case "return":
-        try {
-          return resultOf(parseMockValue(action.text, inv.returnType));
-        } catch (error) {
-          throw new RpcError(
-            `mock "return ${action.text}" for ${where} is not a valid value (${(error as Error).message})`,
-            Code.InvalidArgument,
-            { cause: error },
-          );
-        }
+      case "return": {
+        const value = this.#returnValue(action.text, inv, where);
+        return inv.idl === undefined ? resultOf(value) : idlMockReturn(inv.idl, action.text, value, where);
+      }
       case "throw":
         if (action.javaClass === undefined) {
           throw new RpcError(`mocked exception for service degradation (${where})`, Code.Unknown);
@@ -84,6 +79,18 @@ export class MockInvoker implements Invoker {
         throw new BizError(`mocked ${action.javaClass} for ${where}`, { javaClass: action.javaClass });
       case "implementation":
         return this.#callImplementation(action.name, inv, where);
+    }
+  }
+
+  #returnValue(text: string, inv: Invocation, where: string): unknown {
+    try {
+      return parseMockValue(text, inv.returnType);
+    } catch (error) {
+      throw new RpcError(
+        `mock "return ${text}" for ${where} is not a valid value (${(error as Error).message})`,
+        Code.InvalidArgument,
+        { cause: error },
+      );
     }
   }
 
@@ -103,6 +110,7 @@ export class MockInvoker implements Invoker {
         Code.FailedPrecondition,
       );
     }
+    if (inv.idl !== undefined) return callIdlMock(impl, inv.idl, inv, what);
     const fn = impl[inv.method];
     if (typeof fn !== "function") {
       throw new RpcError(`${what} has no method ${inv.method} (${where})`, Code.Unimplemented);
@@ -110,9 +118,7 @@ export class MockInvoker implements Invoker {
     try {
       return resultOf(await fn.apply(impl, [...inv.args]));
     } catch (error) {
-      if (error instanceof BizError || error instanceof RpcError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new BizError(message, { cause: error });
+      throw asMockFailure(error);
     }
   }
 }

@@ -51,6 +51,19 @@ export function attemptTimeoutMs(inv: Invocation, configuredMs: number, now = Da
 }
 
 /**
+ * The deadline of one IDL stream, ms, or none. Java 3.3's TripleInvoker bounds only unary calls by
+ * `timeout` (its streams send no `grpc-timeout` and have no deadline future), so a stream is
+ * bounded only by what its caller asked for: its own `timeout` attachment (the per-call
+ * `timeoutMs`) and `inv.deadline`. Zero or less means that time is already up.
+ */
+export function streamTimeoutMs(inv: Invocation, now = Date.now()): number | undefined {
+  const ownMs = positiveInteger(inv.attachments[TIMEOUT_ATTACHMENT]);
+  if (inv.deadline === undefined) return ownMs;
+  const leftMs = inv.deadline - now;
+  return ownMs === undefined ? leftMs : Math.min(ownMs, leftMs);
+}
+
+/**
  * The attempt timeouts of one protocol invoker's calls: {@link attemptTimeoutMs} with the `timeout`
  * of each call's settings method (`sayHello.timeout`, then `timeout`), read from `url` once.
  */

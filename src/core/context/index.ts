@@ -5,6 +5,7 @@ export {
   attemptTimeoutError,
   attemptTimeoutMs,
   settingsMethodOf,
+  streamTimeoutMs,
   TIMEOUT_ATTACHMENT,
   type TimedOutAttempt,
 } from "./attempt-timeout.js";

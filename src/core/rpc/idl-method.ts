@@ -71,7 +71,10 @@ export interface IdlCallContext {
 
 /** Per-call options of an IDL consumer. */
 export interface IdlCallOptions {
-  /** The call's deadline, sent as `grpc-timeout` (through an application: the attempt's `timeout`). */
+  /**
+   * The call's deadline, sent as `grpc-timeout`. Through an application a unary call defaults to
+   * the attempt's `timeout`; a stream has no deadline but this one, as Java's streams have none.
+   */
   readonly timeoutMs?: number;
   /** Aborting it cancels the call (RST_STREAM CANCEL). */
   readonly signal?: AbortSignal;

@@ -1,6 +1,7 @@
 import {
   BizError,
   Code,
+  DEFAULT_SERVICE_VERSION,
   isFrameworkMethod,
   type JavaType,
   parseParameterDescriptor,
@@ -23,6 +24,7 @@ import { RequestCache } from "./codec/request-cache.js";
 import { encodeExceptionResponse, encodeValueResponseFrame } from "./codec/response-body.js";
 import type { ErrorReply, OkReply, RequestHandler, ServerRequest } from "./exchange/index.js";
 import { Status } from "./exchange/index.js";
+import { PermittedSerializations, SERIALIZATION_CHECK_KEY } from "./permitted-serializations.js";
 
 /** Descriptors seen on the wire, parsed once (bounded: a hostile peer cannot grow it forever). */
 const DESCRIPTOR_CACHE_LIMIT = 1024;
@@ -62,6 +64,10 @@ class SignatureMismatch extends Error {
 }
 
 /** `Ljava/lang/String;I` as `java.lang.String, int` (bounded: the descriptor comes from the wire). */
+function withVersion(version: string): string {
+  return version === "" || version === DEFAULT_SERVICE_VERSION ? "" : `:${version}`;
+}
+
 function typeNamesOf(descriptor: string): string {
   if (descriptor.length > 400) return `${descriptor.slice(0, 400)}…`;
   try {
@@ -78,6 +84,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   /** By header id: answers go out in the request's serialization, as Java's `CodecSupport` does. */
   const codecs: Array<SerializationCodec | undefined> = [];
   const descriptors = new Map<string, JavaType[]>();
+  const permitted = new PermittedSerializations(serializations);
 
   function codecOf(id: number): SerializationCodec | undefined {
     const known = codecs[id];
@@ -101,12 +108,35 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   }
 
   /**
+   * Java 3.3 refuses a body in a serialization the service does not permit with status 40 ("Fail
+   * to decode request due to: java.io.IOException: Unexpected serialization id:6 received from
+   * network, please check if the peer send the right id."), before reading any argument.
+   */
+  function refusedSerialization(
+    request: ServerRequest,
+    head: RequestHead,
+    exported: readonly ExportedService[],
+  ): ErrorReply {
+    const id = request.serializationId;
+    const name = serializations.byId(id)?.name ?? "unknown";
+    const message =
+      `Unexpected serialization id:${id} received from network, please check if the peer send the right id. ` +
+      `${head.path}${withVersion(head.version)} at ${address} permits ${permitted.describe(exported, head.version)}, ` +
+      `not ${name} (id ${id}): set the consumer's \`serialization\` to one of those, or add ${name} to the ` +
+      `provider's \`prefer.serialization\` (or \`${SERIALIZATION_CHECK_KEY}: "false"\` in its parameters to read every serialization)`;
+    logger.warn(`refused a call from ${request.channel.remoteAddress}: ${message}`);
+    return { status: Status.BAD_REQUEST, message };
+  }
+
+  /**
    * The exported overload a request names by method and descriptor (Java's
    * `ServiceDescriptor.getMethod(name, desc)`), or, for a path without a contract and for the
    * generic and echo methods, the types its descriptor spells.
    */
-  function typesOf(head: RequestHead): { types: readonly JavaType[]; returnType: JavaType | undefined } {
-    const exported = table.forPath(head.path);
+  function typesOf(
+    head: RequestHead,
+    exported: readonly ExportedService[],
+  ): { types: readonly JavaType[]; returnType: JavaType | undefined } {
     const method = findOverload(exported, head.method, head.descriptor);
     if (method !== undefined) return { types: method.parameterTypes, returnType: method.returnType };
     const contract = exported.find((s) => s.methods.size > 0);
@@ -235,7 +265,11 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     try {
       const read = codec.requests.readHead(request.body);
       head = read.head;
-      const typed = typesOf(head);
+      const exported = table.forPath(head.path);
+      if (!permitted.permits(exported, head.version, request.serializationId)) {
+        return refusedSerialization(request, head, exported);
+      }
+      const typed = typesOf(head, exported);
       returnType = typed.returnType;
       types = typed.types;
       args = readRequestArgs(read.input, types);

@@ -1,12 +1,14 @@
 // The serialization of a dubbo call on the wire: a provider reads a body by its header's id and
 // answers in the same id (checked byte for byte with a raw socket speaking fastjson, as a Java
 // consumer with serialization=fastjson does), our consumer with serialization=fastjson round-trips
-// through it, and an id nobody registered is answered BAD_REQUEST at once.
+// through it, and an id nobody registered is answered BAD_REQUEST at once. As in Java 3.3, a
+// provider reads only the serializations its service permits (`prefer.serialization`,
+// `serialization`, hessian2) unless `serialization.security.check=false`.
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { connect } from "node:net";
 import { after, describe, it } from "node:test";
-import { defineService, java, silentLogger, Url } from "../../core/index.js";
+import { Code, defineService, java, RpcError, silentLogger, Url } from "../../core/index.js";
 import { createProviderInvoker, createStub } from "../../proxy/index.js";
 import { encodeHeader, FLAG_REQUEST, FLAG_TWOWAY, readFlags, readStatus, Status } from "./exchange/index.js";
 import { createDubboProtocol, type DubboProtocol } from "./index.js";
@@ -22,10 +24,13 @@ after(async () => {
   await Promise.all(protocols.map((p) => p.destroy()));
 });
 
-async function serve(): Promise<number> {
+/** Serves Greeter with these URL parameters (default: permits fastjson as well as hessian2). */
+async function serve(params = "prefer.serialization=fastjson,hessian2"): Promise<number> {
   const protocol = createDubboProtocol({ logger: silentLogger, shutdownWaitMs: 100 });
   protocols.push(protocol);
-  const url = Url.parse(`dubbo://127.0.0.1:0/${IFACE}?interface=${IFACE}`);
+  const url = Url.parse(
+    `dubbo://127.0.0.1:0/${IFACE}?interface=${IFACE}${params === "" ? "" : `&${params}`}`,
+  );
   const exporter = await protocol.export(createProviderInvoker(Greeter, greeter, url));
   return exporter.url.port;
 }
@@ -81,5 +86,52 @@ describe("dubbo serializations on the wire", () => {
     const stub = createStub(Greeter, await consumer.refer(url));
     assert.equal(await stub.greet("bob", 2), "hi bob x2");
     assert.equal(await stub.greet("cy", 1), "hi cy x1");
+  });
+
+  const greetInJson = () =>
+    jsonLines("2.0.2", IFACE, "0.0.0", "greet", "Ljava/lang/String;I", "ada", 3, {
+      path: IFACE,
+      interface: IFACE,
+    });
+
+  it("wire - a provider refuses a body in a serialization its service does not permit, with Java 3.3's status and message", async () => {
+    const port = await serve("");
+    const answer = await exchangeRaw(port, 6, greetInJson());
+    assert.equal(readStatus(answer), Status.BAD_REQUEST);
+    const message = answer.subarray(16).toString();
+    assert.match(
+      message,
+      /Unexpected serialization id:6 received from network, please check if the peer send the right id\./,
+    );
+    assert.match(
+      message,
+      /org\.example\.wire\.Greeter at 127\.0\.0\.1:\d+ permits hessian2 \(id 2\), not fastjson \(id 6\)/,
+    );
+  });
+
+  it("wire - our consumer with serialization=fastjson to a provider that permits only hessian2 fails naming the setting", async () => {
+    const port = await serve("");
+    const consumer = createDubboProtocol({ logger: silentLogger });
+    protocols.push(consumer);
+    const url = Url.parse(
+      `dubbo://127.0.0.1:${port}/${IFACE}?interface=${IFACE}&timeout=5000&serialization=fastjson`,
+    );
+    const stub = createStub(Greeter, await consumer.refer(url));
+    await assert.rejects(
+      stub.greet("bob", 2),
+      (e: unknown) =>
+        e instanceof RpcError &&
+        e.code === Code.InvalidArgument &&
+        /Unexpected serialization id:6.*prefer\.serialization/.test(e.message),
+    );
+  });
+
+  it("wire - serialization permits what the service names; serialization.security.check=false reads every one", async () => {
+    const named = await serve("serialization=fastjson");
+    assert.equal(readStatus(await exchangeRaw(named, 6, greetInJson())), Status.OK);
+    const unchecked = await serve("serialization.security.check=false");
+    const answer = await exchangeRaw(unchecked, 6, greetInJson());
+    assert.equal(readStatus(answer), Status.OK);
+    assert.equal(answer.subarray(16).toString(), '4\n"hi ada x3"\n{"dubbo":"2.0.2"}\n');
   });
 });

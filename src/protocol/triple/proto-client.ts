@@ -6,9 +6,11 @@ import {
   consoleLogger,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_PAYLOAD_BYTES,
+  DeadlineTimers,
   type IdlMethod,
   type Logger,
   RpcError,
+  type TimedEntry,
 } from "../../core/index.js";
 import { type ClientTlsFiles, loadClientTlsFiles } from "../shared/tls-settings.js";
 import { ClientConnection } from "./client-connection.js";
@@ -76,6 +78,10 @@ export async function createProtoClient<S extends DescService>(
     tls,
   });
   const limit = options.payload ?? DEFAULT_PAYLOAD_BYTES;
+  // The calls' deadlines on one timer wheel, as an application's protocols share theirs. A
+  // standalone client belongs to no application, so the wheel is the client's own: one timer per
+  // distinct timeout however many calls wait, instead of a setTimeout and clearTimeout per call.
+  const deadlines = new DeadlineTimers({ keepAlive: true });
   const open = async (method: IdlMethod, callOptions: ProtoCallOptions): Promise<IdlCall> => {
     const what = `${service.typeName}/${method.name} to ${options.address}`;
     const session = await connection.session().catch((error: unknown) => {
@@ -96,21 +102,16 @@ export async function createProtoClient<S extends DescService>(
     if (encoding !== "identity") headers[GRPC_ENCODING] = encoding;
     if (callOptions.metadata !== undefined) attachmentsToHeaders(callOptions.metadata, headers);
     const call = new IdlCall(session.request(headers), method, limit, what);
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              call.cancel(
-                new RpcError(`${what}: the deadline of ${timeoutMs} ms passed`, Code.DeadlineExceeded),
-              ),
-            timeoutMs,
-          );
+    const deadline: TimedEntry = {
+      onDeadline: () =>
+        call.cancel(new RpcError(`${what}: the deadline of ${timeoutMs} ms passed`, Code.DeadlineExceeded)),
+    };
+    if (timeoutMs !== undefined) deadlines.add(deadline, timeoutMs);
     const onAbort = (): void =>
       call.cancel(new RpcError(`${what}: the caller canceled the call`, Code.Canceled));
     callOptions.signal?.addEventListener("abort", onAbort, { once: true });
     call.onClose(() => {
-      clearTimeout(timer);
+      if (timeoutMs !== undefined) deadlines.delete(deadline, timeoutMs);
       callOptions.signal?.removeEventListener("abort", onAbort);
     });
     return call;

@@ -15,6 +15,7 @@ import {
   RpcError,
   type RpcResult,
   resultOf,
+  streamTimeoutMs,
   TIMEOUT_ATTACHMENT,
   type TimedEntry,
   type Url,
@@ -113,8 +114,10 @@ export class TripleInvoker implements Invoker {
     if (this.#destroyed) {
       return Promise.reject(new RpcError(`${what}: the reference was destroyed`, Code.Unavailable));
     }
-    const timeoutMs = this.#timeouts.of(inv);
-    if (timeoutMs <= 0) {
+    // Java bounds a stream only by what its caller asked for, never by the reference's `timeout`.
+    const streams = inv.idl !== undefined && inv.idl.kind !== "unary";
+    const timeoutMs = streams ? streamTimeoutMs(inv) : this.#timeouts.of(inv);
+    if (timeoutMs !== undefined && timeoutMs <= 0) {
       return Promise.reject(
         new RpcError(`${what}: the call's deadline passed before it was sent`, Code.DeadlineExceeded),
       );
@@ -146,15 +149,15 @@ export class TripleInvoker implements Invoker {
     return wrapper;
   }
 
-  #headers(inv: Invocation, timeoutMs: number): OutgoingHttpHeaders {
+  #headers(inv: Invocation, timeoutMs: number | undefined): OutgoingHttpHeaders {
     const headers: OutgoingHttpHeaders = {
       ":method": "POST",
       ":scheme": this.#options.connection.scheme,
       ":authority": this.#options.connection.address,
       ":path": `/${this.#path}/${inv.method}`,
       ...this.#base,
-      [GRPC_TIMEOUT]: formatGrpcTimeout(timeoutMs),
     };
+    if (timeoutMs !== undefined) headers[GRPC_TIMEOUT] = formatGrpcTimeout(timeoutMs);
     const sent: Record<string, unknown> = {};
     for (const key in inv.attachments) if (!NOT_HEADERS.has(key)) sent[key] = inv.attachments[key];
     attachmentsToHeaders(sent, headers);
@@ -169,40 +172,52 @@ export class TripleInvoker implements Invoker {
   }
 
   /**
-   * Bounds one attempt by its timeout (on the protocol's deadline timers) and the call's signal:
-   * either calls `cancel` with the failure. Returns the disarm to run once the stream has ended.
+   * Bounds one attempt by its timeout (on the protocol's deadline timers; none for a stream without
+   * a deadline) and the call's signal: either calls `cancel` with the failure. Returns the disarm
+   * to run once the stream has ended.
    */
-  #arm(inv: Invocation, timeoutMs: number, what: string, cancel: (reason: RpcError) => void): () => void {
+  #arm(
+    inv: Invocation,
+    timeoutMs: number | undefined,
+    what: string,
+    cancel: (reason: RpcError) => void,
+  ): () => void {
     const { deadlines } = this.#options;
     const started = performance.now();
     const signal = cancelableSignal(inv.signal);
+    // Only a stream without a deadline of its own goes unbounded (`timeoutMs` undefined).
     const entry: TimedEntry = {
-      onDeadline: () =>
-        cancel(
-          attemptTimeoutError({
-            service: this.url.serviceInterface,
-            method: inv.method,
-            address: this.#options.connection.address,
-            elapsedMs: Math.round(performance.now() - started),
-            timeoutMs,
-          }),
-        ),
+      onDeadline: () => cancel(this.#deadlineError(inv, what, timeoutMs ?? 0, started)),
     };
     const onAbort = (): void => cancel(canceledError(what, signal?.reason));
     let armed = true;
-    deadlines.add(entry, timeoutMs);
+    if (timeoutMs !== undefined) deadlines.add(entry, timeoutMs);
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) onAbort();
     return () => {
       if (!armed) return;
       armed = false;
-      deadlines.delete(entry, timeoutMs);
+      if (timeoutMs !== undefined) deadlines.delete(entry, timeoutMs);
       signal?.removeEventListener("abort", onAbort);
     };
   }
 
+  /** A unary attempt's timeout names the reference's settings; a stream's deadline is its caller's own. */
+  #deadlineError(inv: Invocation, what: string, timeoutMs: number, started: number): RpcError {
+    const elapsedMs = Math.round(performance.now() - started);
+    if (inv.idl !== undefined && inv.idl.kind !== "unary") {
+      return new RpcError(
+        `${what}: the stream's deadline of ${timeoutMs} ms (its per-call timeoutMs) passed after ${elapsedMs} ms`,
+        Code.DeadlineExceeded,
+      );
+    }
+    const { connection } = this.#options;
+    const attempt = { service: this.url.serviceInterface, method: inv.method, address: connection.address };
+    return attemptTimeoutError({ ...attempt, elapsedMs, timeoutMs });
+  }
+
   /** Wrapper mode: one wrapped request, one wrapped answer. */
-  async #call(inv: Invocation, what: string, timeoutMs: number): Promise<RpcResult> {
+  async #call(inv: Invocation, what: string, timeoutMs: number | undefined): Promise<RpcResult> {
     const frame = await frameMessage(this.#requestBytes(inv, what), this.#encoding);
     const session = await this.#session(what);
     const stream = session.request(this.#headers(inv, timeoutMs));
@@ -227,9 +242,14 @@ export class TripleInvoker implements Invoker {
    * IDL mode: the messages as the method's protobuf, no wrapper. A unary call resolves with its
    * answer; a streaming call of any kind resolves once the stream is open, with the answers as an
    * `IdlMessageStream` (so a cluster retries a stream only when it could not be opened, as Java's
-   * streams are not retried), the attempt's timeout and the call's signal bounding it to its end.
+   * streams are not retried), its deadline (if any) and the call's signal bounding it to its end.
    */
-  async #idlCall(inv: Invocation, idl: IdlMethod, what: string, timeoutMs: number): Promise<RpcResult> {
+  async #idlCall(
+    inv: Invocation,
+    idl: IdlMethod,
+    what: string,
+    timeoutMs: number | undefined,
+  ): Promise<RpcResult> {
     const session = await this.#session(what);
     const call = new IdlCall(session.request(this.#headers(inv, timeoutMs)), idl, this.#payloadLimit, what);
     call.onClose(this.#arm(inv, timeoutMs, what, (reason) => call.cancel(reason)));

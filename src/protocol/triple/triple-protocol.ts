@@ -31,6 +31,8 @@ export interface TripleProtocolOptions {
   readonly threadModel?: ThreadModel;
   /** Told of each server's request pool and of the calls a full pool refuses. */
   readonly observer?: ProtocolObserver;
+  /** The application's timer wheel for the references' deadlines (default: one of its own). */
+  readonly deadlines?: DeadlineTimers;
 }
 
 interface SharedConnection {
@@ -53,7 +55,7 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
   const connections = new Map<string, SharedConnection>();
   const exporters = new Set<ServedExporter>();
   const references = new Set<TripleInvoker>();
-  const deadlines = new DeadlineTimers({ keepAlive: true });
+  const deadlines = options.deadlines ?? new DeadlineTimers({ keepAlive: true });
   let destroyed = false;
 
   function assertAlive(what: string, url: Url): void {

@@ -23,14 +23,23 @@ export function messageEncodingOf(header: string | undefined): MessageEncoding {
   );
 }
 
-/** One length-prefixed message, compressed when `encoding` is gzip. */
-export async function frameMessage(payload: Uint8Array, encoding: MessageEncoding): Promise<Buffer> {
-  const body = encoding === "gzip" ? await gzipAsync(payload) : payload;
+/** One length-prefixed message of `body` as it is, with the compressed flag as given. */
+function prefixMessage(body: Uint8Array, compressed: boolean): Buffer {
   const frame = Buffer.allocUnsafe(MESSAGE_PREFIX_BYTES + body.length);
-  frame[0] = encoding === "gzip" ? 1 : 0;
+  frame[0] = compressed ? 1 : 0;
   frame.writeUInt32BE(body.length, 1);
   frame.set(body, MESSAGE_PREFIX_BYTES);
   return frame;
+}
+
+/**
+ * One length-prefixed message, compressed when `encoding` is gzip. Only compressing waits (zlib
+ * works off the main thread): an identity message is framed at once, so a unary call's hot path
+ * pays no promise for it.
+ */
+export function frameMessage(payload: Uint8Array, encoding: MessageEncoding): Buffer | Promise<Buffer> {
+  if (encoding === "identity") return prefixMessage(payload, false);
+  return gzipAsync(payload).then((body) => prefixMessage(body, true));
 }
 
 /** A message as it came off the stream, before decompression. */
@@ -94,24 +103,25 @@ export class MessageReader {
   }
 }
 
-/** The message's bytes, decompressed as the stream's `grpc-encoding` says, within the limit. */
-export async function messageBytes(
+/**
+ * The message's bytes, decompressed as the stream's `grpc-encoding` says, within the limit. An
+ * uncompressed message's bytes come back at once (no promise), a compressed one's once inflated.
+ */
+export function messageBytes(
   message: RawMessage,
   encoding: MessageEncoding,
   limit: number,
   what: string,
-): Promise<Buffer> {
+): Buffer | Promise<Buffer> {
   if (!message.compressed) return message.payload;
   if (encoding === "identity") {
     throw new RpcError(`${what} is compressed but the stream's grpc-encoding is identity`, Code.Internal);
   }
-  try {
-    return await gunzipAsync(message.payload, { maxOutputLength: limit });
-  } catch (error) {
+  return gunzipAsync(message.payload, { maxOutputLength: limit }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
       throw tooLarge(what, "larger once decompressed", limit);
     throw new RpcError(`${what} is not valid gzip: ${(error as Error).message}`, Code.Internal, {
       cause: error,
     });
-  }
+  });
 }

@@ -88,15 +88,9 @@ export class IdlCall {
 
   /** The one answer of a unary or client-streaming call. */
   async only(): Promise<unknown> {
-    const all: unknown[] = [];
-    for await (const message of this.responses()) all.push(message);
-    if (all.length !== 1) {
-      throw new RpcError(
-        `${this.#what}: the response carried ${all.length} messages; exactly one was expected`,
-        Code.Internal,
-      );
-    }
-    return all[0];
+    const bytes = await this.#response.single(() => this.#failure);
+    this.#attachments = this.#response.attachments();
+    return this.#method.decodeResponse(bytes);
   }
 
   /** The response as a stream whose `attachments` are filled once it ends. */

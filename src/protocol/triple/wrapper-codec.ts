@@ -64,7 +64,22 @@ class FieldWriter {
   }
 }
 
-const utf8 = (text: string): Buffer => Buffer.from(text, "utf8");
+/**
+ * The UTF-8 bytes of the wrappers' own strings (the serializer's name, Java class names), encoded
+ * once each: every call names the same few. Bounded, so a generic caller naming ever new classes
+ * cannot grow it without end; past the bound a name is encoded per call.
+ */
+const encodedNames = new Map<string, Buffer>();
+const MAX_ENCODED_NAMES = 1024;
+
+function utf8(text: string): Buffer {
+  let bytes = encodedNames.get(text);
+  if (bytes === undefined) {
+    bytes = Buffer.from(text, "utf8");
+    if (encodedNames.size < MAX_ENCODED_NAMES) encodedNames.set(text, bytes);
+  }
+  return bytes;
+}
 
 export function encodeRequestWrapper(wrapper: RequestWrapper): Buffer {
   const writer = new FieldWriter().add(1, utf8(wrapper.serializeType));

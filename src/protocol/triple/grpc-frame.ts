@@ -55,6 +55,8 @@ function tooLarge(what: string, size: string, limit: number): RpcError {
   );
 }
 
+const NO_BYTES = Buffer.alloc(0);
+
 /**
  * Splits an HTTP/2 stream's data into length-prefixed messages. A message whose declared length is
  * over `limit` fails before its bytes are buffered.
@@ -62,7 +64,7 @@ function tooLarge(what: string, size: string, limit: number): RpcError {
 export class MessageReader {
   readonly #limit: number;
   readonly #what: string;
-  #pending: Buffer = Buffer.alloc(0);
+  #pending: Buffer = NO_BYTES;
   readonly messages: RawMessage[] = [];
 
   constructor(limit: number, what: string) {
@@ -71,25 +73,24 @@ export class MessageReader {
   }
 
   push(chunk: Buffer): void {
-    let data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
-    while (data.length >= MESSAGE_PREFIX_BYTES) {
-      const length = data.readUInt32BE(1);
+    const data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    let at = 0;
+    while (data.length - at >= MESSAGE_PREFIX_BYTES) {
+      const length = data.readUInt32BE(at + 1);
       if (length > this.#limit) throw tooLarge(this.#what, `${length} bytes`, this.#limit);
-      if (data.length < MESSAGE_PREFIX_BYTES + length) break;
-      const flag = data[0]!;
+      const end = at + MESSAGE_PREFIX_BYTES + length;
+      if (data.length < end) break;
+      const flag = data[at]!;
       if (flag > 1) {
         throw new RpcError(
           `${this.#what} has compressed flag ${flag} (expected 0 or 1): the peer does not speak gRPC framing`,
           Code.Internal,
         );
       }
-      this.messages.push({
-        compressed: flag === 1,
-        payload: data.subarray(MESSAGE_PREFIX_BYTES, MESSAGE_PREFIX_BYTES + length),
-      });
-      data = data.subarray(MESSAGE_PREFIX_BYTES + length);
+      this.messages.push({ compressed: flag === 1, payload: data.subarray(at + MESSAGE_PREFIX_BYTES, end) });
+      at = end;
     }
-    this.#pending = data;
+    this.#pending = at === data.length ? NO_BYTES : data.subarray(at);
   }
 
   /** The stream ended: a partial message left over is an error. */

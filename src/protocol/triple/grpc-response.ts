@@ -51,15 +51,16 @@ export class GrpcResponse {
 
   /**
    * The one message of a unary or client-streaming answer, read by the stream's events as it
-   * arrives (no async iteration, so the call pays one promise here rather than several per
-   * chunk), settled once the stream has closed: with the message's bytes, or with `canceled()`,
-   * the provider's reset, the status's failure, or an error saying how many messages came.
+   * arrives (no async iteration, so the call pays this one promise rather than several per
+   * chunk), settled once the stream has closed: with `decode` of the message's bytes, or with
+   * `canceled()`, the provider's reset, the status's failure, or an error saying how many
+   * messages came.
    */
-  single(canceled: () => RpcError | undefined): Promise<Buffer> {
+  single<T>(canceled: () => RpcError | undefined, decode: (message: Buffer) => T): Promise<T> {
     const stream = this.#stream;
     const reader = new MessageReader(this.#limit, `the response of ${this.#what}`);
     let unreadable: RpcError | undefined;
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       stream.on("data", (chunk: Buffer) => {
         if (unreadable !== undefined) return;
         try {
@@ -71,7 +72,8 @@ export class GrpcResponse {
       });
       stream.on("close", () => {
         try {
-          resolve(this.#onlyMessage(reader, unreadable ?? this.#destroyedBy ?? canceled()));
+          const message = this.#onlyMessage(reader, unreadable ?? this.#destroyedBy ?? canceled());
+          resolve(message instanceof Promise ? message.then(decode) : decode(message));
         } catch (error) {
           reject(error);
         }

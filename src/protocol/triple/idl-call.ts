@@ -87,10 +87,14 @@ export class IdlCall {
   }
 
   /** The one answer of a unary or client-streaming call. */
-  async only(): Promise<unknown> {
-    const bytes = await this.#response.single(() => this.#failure);
-    this.#attachments = this.#response.attachments();
-    return this.#method.decodeResponse(bytes);
+  only(): Promise<unknown> {
+    return this.#response.single(
+      () => this.#failure,
+      (bytes) => {
+        this.#attachments = this.#response.attachments();
+        return this.#method.decodeResponse(bytes);
+      },
+    );
   }
 
   /** The response as a stream whose `attachments` are filled once it ends. */

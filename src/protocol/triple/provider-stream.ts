@@ -33,6 +33,7 @@ import {
   MessageReader,
   messageBytes,
   messageEncodingOf,
+  type RawMessage,
 } from "./grpc-frame.js";
 import { encodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
 import { parseGrpcTimeout } from "./grpc-timeout.js";
@@ -203,10 +204,33 @@ export function serveStream(
   stream.on("end", () => {
     if (stream.closed || stream.destroyed || stream.headersSent) return;
     const request: TripleRequest = { path: target.path, method: target.method, encoding, headers };
-    call(context, stream, request, what, reader, exported, (created) => {
-      invocation = created;
-    }).catch(fail);
+    const call = (bytes: Buffer): void => {
+      try {
+        invocation = invokeService(context, stream, request, what, bytes, exported, fail);
+      } catch (error) {
+        fail(error);
+      }
+    };
+    try {
+      const bytes = messageBytes(onlyMessage(reader, what), encoding, context.payloadLimit, what);
+      if (bytes instanceof Promise) bytes.then(call, fail);
+      else call(bytes);
+    } catch (error) {
+      fail(error);
+    }
   });
+}
+
+/** The request's one message, once the stream has ended. */
+function onlyMessage(reader: MessageReader, what: string): RawMessage {
+  reader.finish();
+  if (reader.messages.length !== 1) {
+    throw new RpcError(
+      `${what} carried ${reader.messages.length} messages; a unary call carries exactly one`,
+      Code.InvalidArgument,
+    );
+  }
+  return reader.messages[0]!;
 }
 
 /** The exported service a request names (path, `tri-service-group`, `tri-service-version`), if any. */
@@ -273,28 +297,21 @@ export function providerInvocation(
 }
 
 /**
- * Decodes the request, calls the service and answers. Only decompressing, the service and
- * compressing are waited for: an identity call's single await is the service's.
+ * Decodes the request's wrapper, calls the service and answers (the result, or the provider's
+ * exception as a marked message); what fails after the call was made goes to `fail`. Only the
+ * service and compressing are waited for, with one `then` on the service's promise.
  */
-async function call(
+function invokeService(
   context: ProviderStreamContext,
   stream: ServerHttp2Stream,
   request: TripleRequest,
   what: string,
-  reader: MessageReader,
+  bytes: Buffer,
   service: ExportedService | undefined,
-  started: (invocation: ProviderInvocation) => void,
-): Promise<void> {
+  fail: (error: unknown) => void,
+): ProviderInvocation {
   const { address, table } = context;
-  reader.finish();
-  if (reader.messages.length !== 1) {
-    throw new RpcError(
-      `${what} carried ${reader.messages.length} messages; a unary call carries exactly one`,
-      Code.InvalidArgument,
-    );
-  }
-  const raw = messageBytes(reader.messages[0]!, request.encoding, context.payloadLimit, what);
-  const wrapper = decodeRequestWrapper(raw instanceof Promise ? await raw : raw);
+  const wrapper = decodeRequestWrapper(bytes);
   if (wrapper.args.length > 0 && !isHessian2(wrapper.serializeType)) {
     throw new RpcError(
       `${what} is serialized as "${wrapper.serializeType}"; this provider reads Hessian 2 ("${WRAPPER_HESSIAN2}") only`,
@@ -321,32 +338,37 @@ async function call(
     returnType: types.returnType,
     args,
   });
-  started(invocation);
-  let result: RpcResult;
-  try {
-    result = await service.invoker.invoke(invocation);
-  } catch (error) {
-    invocation.complete();
-    // Framework failures travel as a status; the provider's own exceptions as a marked message.
-    if (error instanceof RpcError) throw error;
-    const exception =
-      error instanceof Error ? error : new BizError(`the provider threw a non-Error value: ${String(error)}`);
-    return answer(
-      context,
-      stream,
-      responseEncoding,
-      { value: exception, attachments: {} },
-      types.returnType,
-      true,
-    );
-  }
-  invocation.complete();
-  const declared = invocation.returnType;
-  const resultType =
-    declared !== undefined && declared.kind !== "object"
-      ? declared
-      : (slotTypeOf(result, "value") ?? slotTypeOfValue(invocation.args, result.value) ?? declared);
-  return answer(context, stream, responseEncoding, result, resultType, false);
+  const reply = (result: RpcResult, type: JavaType | undefined, exception: boolean): void => {
+    try {
+      answer(context, stream, responseEncoding, result, type, exception)?.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  service.invoker.invoke(invocation).then(
+    (result) => {
+      invocation.complete();
+      const declared = invocation.returnType;
+      const resultType =
+        declared !== undefined && declared.kind !== "object"
+          ? declared
+          : (slotTypeOf(result, "value") ?? slotTypeOfValue(invocation.args, result.value) ?? declared);
+      reply(result, resultType, false);
+    },
+    (error: unknown) => {
+      invocation.complete();
+      // Framework failures travel as a status; the provider's own exceptions as a marked message.
+      if (error instanceof RpcError) fail(error);
+      else {
+        const exception =
+          error instanceof Error
+            ? error
+            : new BizError(`the provider threw a non-Error value: ${String(error)}`);
+        reply({ value: exception, attachments: {} }, types.returnType, true);
+      }
+    },
+  );
+  return invocation;
 }
 
 function acceptsGzip(request: TripleRequest): boolean {

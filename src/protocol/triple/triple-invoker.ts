@@ -224,15 +224,29 @@ export class TripleInvoker implements Invoker {
 
   /**
    * Wrapper mode: one wrapped request, one wrapped answer. An identity request on a live
-   * connection waits for nothing but the answer (one promise of the response), as a unary call is
-   * most of a consumer's traffic.
+   * connection waits for nothing but the answer, and the answer is decoded in the response's one
+   * promise, as a unary call is most of a consumer's traffic.
    */
-  async #call(inv: Invocation, what: string, timeoutMs: number): Promise<RpcResult> {
-    const bytes = this.#requestBytes(inv, what);
-    const framed = frameMessage(bytes, this.#encoding);
-    const frame = framed instanceof Promise ? await framed : framed;
-    const live = this.#session(what);
-    const session = live instanceof Promise ? await live : live;
+  #call(inv: Invocation, what: string, timeoutMs: number): Promise<RpcResult> {
+    try {
+      const frame = frameMessage(this.#requestBytes(inv, what), this.#encoding);
+      const session = this.#session(what);
+      if (frame instanceof Promise || session instanceof Promise) {
+        return Promise.all([frame, session]).then(([f, s]) => this.#send(inv, what, timeoutMs, s, f));
+      }
+      return this.#send(inv, what, timeoutMs, session, frame);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #send(
+    inv: Invocation,
+    what: string,
+    timeoutMs: number,
+    session: ClientHttp2Session,
+    frame: Buffer,
+  ): Promise<RpcResult> {
     const stream = session.request(this.#headers(inv, timeoutMs));
     stream.end(frame);
     const response = new GrpcResponse(stream, what, this.#payloadLimit);
@@ -241,11 +255,11 @@ export class TripleInvoker implements Invoker {
       failure ??= reason;
       if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
     });
-    try {
-      return this.#result(inv, what, response, await response.single(() => failure));
-    } finally {
-      disarm();
-    }
+    stream.on("close", disarm);
+    return response.single(
+      () => failure,
+      (message) => this.#result(inv, what, response, message),
+    );
   }
 
   /**

@@ -11,10 +11,15 @@ export async function loadContender(name: ContenderName): Promise<Contender> {
       return (await import("./dubbo-contender.js")).dubboContender("tri");
     case "grpc-js":
       return (await import("./grpc-js-contender.js")).grpcJsContender;
+    case "http2":
+      return (await import("./http2-contender.js")).http2Contender;
   }
 }
 
 export function parseContenderName(value: string | undefined): ContenderName {
-  if (value === "dubbo-ts" || value === "net" || value === "tri" || value === "grpc-js") return value;
-  throw new Error(`e2e bench: unknown contender "${String(value)}" (expected dubbo-ts, net, tri or grpc-js)`);
+  if (value === "dubbo-ts" || value === "net" || value === "tri" || value === "grpc-js" || value === "http2")
+    return value;
+  throw new Error(
+    `e2e bench: unknown contender "${String(value)}" (expected dubbo-ts, net, tri, grpc-js or http2)`,
+  );
 }

@@ -61,8 +61,8 @@ export interface EchoServer {
 /** Every server a bench can start in its own process: the e2e contenders and the provider peers. */
 export type ServerName = ContenderName | "dubbo-js" | "ping-pong";
 
-/** dubbo-ts over dubbo and over Triple, and the peers each is measured against. */
-export type ContenderName = "dubbo-ts" | "net" | "tri" | "grpc-js";
+/** dubbo-ts over dubbo and over Triple, and the peers and ceilings each is measured against. */
+export type ContenderName = "dubbo-ts" | "net" | "tri" | "grpc-js" | "http2";
 export const CONTENDERS: readonly ContenderName[] = ["dubbo-ts", "net"];
 
 export interface Contender {

@@ -44,6 +44,11 @@ export class ClientConnection {
     return this.#live !== undefined && !this.#live.closed && !this.#live.destroyed;
   }
 
+  /** The session calls can use now, without waiting for `session()`; undefined while connecting or down. */
+  get live(): ClientHttp2Session | undefined {
+    return this.#closed || !this.isConnected ? undefined : this.#live;
+  }
+
   /** Connected, or worth a try: the last attempt to connect did not fail. */
   get isUsable(): boolean {
     return !this.#closed && (this.isConnected || !this.#lastConnectFailed);

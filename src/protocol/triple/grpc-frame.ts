@@ -23,14 +23,23 @@ export function messageEncodingOf(header: string | undefined): MessageEncoding {
   );
 }
 
-/** One length-prefixed message, compressed when `encoding` is gzip. */
-export async function frameMessage(payload: Uint8Array, encoding: MessageEncoding): Promise<Buffer> {
-  const body = encoding === "gzip" ? await gzipAsync(payload) : payload;
+/** One length-prefixed message of `body` as it is, with the compressed flag as given. */
+function prefixMessage(body: Uint8Array, compressed: boolean): Buffer {
   const frame = Buffer.allocUnsafe(MESSAGE_PREFIX_BYTES + body.length);
-  frame[0] = encoding === "gzip" ? 1 : 0;
+  frame[0] = compressed ? 1 : 0;
   frame.writeUInt32BE(body.length, 1);
   frame.set(body, MESSAGE_PREFIX_BYTES);
   return frame;
+}
+
+/**
+ * One length-prefixed message, compressed when `encoding` is gzip. Only compressing waits (zlib
+ * works off the main thread): an identity message is framed at once, so a unary call's hot path
+ * pays no promise for it.
+ */
+export function frameMessage(payload: Uint8Array, encoding: MessageEncoding): Buffer | Promise<Buffer> {
+  if (encoding === "identity") return prefixMessage(payload, false);
+  return gzipAsync(payload).then((body) => prefixMessage(body, true));
 }
 
 /** A message as it came off the stream, before decompression. */
@@ -46,6 +55,8 @@ function tooLarge(what: string, size: string, limit: number): RpcError {
   );
 }
 
+const NO_BYTES = Buffer.alloc(0);
+
 /**
  * Splits an HTTP/2 stream's data into length-prefixed messages. A message whose declared length is
  * over `limit` fails before its bytes are buffered.
@@ -53,7 +64,7 @@ function tooLarge(what: string, size: string, limit: number): RpcError {
 export class MessageReader {
   readonly #limit: number;
   readonly #what: string;
-  #pending: Buffer = Buffer.alloc(0);
+  #pending: Buffer = NO_BYTES;
   readonly messages: RawMessage[] = [];
 
   constructor(limit: number, what: string) {
@@ -62,25 +73,24 @@ export class MessageReader {
   }
 
   push(chunk: Buffer): void {
-    let data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
-    while (data.length >= MESSAGE_PREFIX_BYTES) {
-      const length = data.readUInt32BE(1);
+    const data = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    let at = 0;
+    while (data.length - at >= MESSAGE_PREFIX_BYTES) {
+      const length = data.readUInt32BE(at + 1);
       if (length > this.#limit) throw tooLarge(this.#what, `${length} bytes`, this.#limit);
-      if (data.length < MESSAGE_PREFIX_BYTES + length) break;
-      const flag = data[0]!;
+      const end = at + MESSAGE_PREFIX_BYTES + length;
+      if (data.length < end) break;
+      const flag = data[at]!;
       if (flag > 1) {
         throw new RpcError(
           `${this.#what} has compressed flag ${flag} (expected 0 or 1): the peer does not speak gRPC framing`,
           Code.Internal,
         );
       }
-      this.messages.push({
-        compressed: flag === 1,
-        payload: data.subarray(MESSAGE_PREFIX_BYTES, MESSAGE_PREFIX_BYTES + length),
-      });
-      data = data.subarray(MESSAGE_PREFIX_BYTES + length);
+      this.messages.push({ compressed: flag === 1, payload: data.subarray(at + MESSAGE_PREFIX_BYTES, end) });
+      at = end;
     }
-    this.#pending = data;
+    this.#pending = at === data.length ? NO_BYTES : data.subarray(at);
   }
 
   /** The stream ended: a partial message left over is an error. */
@@ -94,24 +104,25 @@ export class MessageReader {
   }
 }
 
-/** The message's bytes, decompressed as the stream's `grpc-encoding` says, within the limit. */
-export async function messageBytes(
+/**
+ * The message's bytes, decompressed as the stream's `grpc-encoding` says, within the limit. An
+ * uncompressed message's bytes come back at once (no promise), a compressed one's once inflated.
+ */
+export function messageBytes(
   message: RawMessage,
   encoding: MessageEncoding,
   limit: number,
   what: string,
-): Promise<Buffer> {
+): Buffer | Promise<Buffer> {
   if (!message.compressed) return message.payload;
   if (encoding === "identity") {
     throw new RpcError(`${what} is compressed but the stream's grpc-encoding is identity`, Code.Internal);
   }
-  try {
-    return await gunzipAsync(message.payload, { maxOutputLength: limit });
-  } catch (error) {
+  return gunzipAsync(message.payload, { maxOutputLength: limit }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
       throw tooLarge(what, "larger once decompressed", limit);
     throw new RpcError(`${what} is not valid gzip: ${(error as Error).message}`, Code.Internal, {
       cause: error,
     });
-  }
+  });
 }

@@ -1,6 +1,6 @@
 import { type ClientHttp2Stream, constants, type IncomingHttpHeaders } from "node:http2";
 import { type Attachments, Code, RpcError } from "../../core/index.js";
-import { messageEncodingOf } from "./grpc-frame.js";
+import { MessageReader, messageBytes, messageEncodingOf } from "./grpc-frame.js";
 import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
 import { readMessages } from "./message-stream.js";
 import {
@@ -13,34 +13,34 @@ import {
 
 /**
  * The answer on one client stream, read one way for every Triple call (wrapper mode and IDL): the
- * response headers, the messages as they are pulled (decoded from the `grpc-encoding` the headers
- * name, each within `payload`), then the status from the trailers (or from the headers of a
- * trailers-only answer) and the attachments both carry.
+ * response headers, the messages (decoded from the `grpc-encoding` the headers name, each within
+ * `payload`), then the status from the trailers (or from the headers of a trailers-only answer)
+ * and the attachments both carry. A call that answers one message reads it with {@link single};
+ * a streaming answer is pulled with {@link messages}.
  */
 export class GrpcResponse {
   readonly #stream: ClientHttp2Stream;
   readonly #what: string;
   readonly #limit: number;
-  readonly #responded: Promise<void>;
   #headers: IncomingHttpHeaders = {};
   #trailers: IncomingHttpHeaders = {};
+  /** What destroyed the stream when it is one of ours (the connection's keepalive names the missed PING). */
+  #destroyedBy: RpcError | undefined;
 
   /** `what` names the call (`Service/Method to host:port`) in every error. */
   constructor(stream: ClientHttp2Stream, what: string, limit: number) {
     this.#stream = stream;
     this.#what = what;
     this.#limit = limit;
-    // A failed stream ends its messages early: `messages()` reports it with the call's name.
-    stream.on("error", () => {});
-    stream.on("trailers", (trailers) => {
-      this.#trailers = trailers;
+    // A failed stream ends its messages early; `single()` and `messages()` report it with the call's name.
+    stream.on("error", (error) => {
+      if (error instanceof RpcError) this.#destroyedBy = error;
     });
-    this.#responded = new Promise<void>((resolve) => {
-      stream.once("response", (headers) => {
-        this.#headers = headers;
-        resolve();
-      });
-      stream.once("close", resolve);
+    stream.once("response", (headers) => {
+      this.#headers = headers;
+    });
+    stream.once("trailers", (trailers) => {
+      this.#trailers = trailers;
     });
   }
 
@@ -50,11 +50,64 @@ export class GrpcResponse {
   }
 
   /**
+   * The one message of a unary or client-streaming answer, read by the stream's events as it
+   * arrives (no async iteration, so the call pays this one promise rather than several per
+   * chunk), settled once the stream has closed: with `decode` of the message's bytes, or with
+   * `canceled()`, the provider's reset, the status's failure, or an error saying how many
+   * messages came.
+   */
+  single<T>(canceled: () => RpcError | undefined, decode: (message: Buffer) => T): Promise<T> {
+    const stream = this.#stream;
+    const reader = new MessageReader(this.#limit, `the response of ${this.#what}`);
+    let unreadable: RpcError | undefined;
+    return new Promise<T>((resolve, reject) => {
+      stream.on("data", (chunk: Buffer) => {
+        if (unreadable !== undefined) return;
+        try {
+          reader.push(chunk);
+        } catch (error) {
+          unreadable = error as RpcError;
+          stream.close(constants.NGHTTP2_CANCEL);
+        }
+      });
+      stream.on("close", () => {
+        try {
+          const message = this.#onlyMessage(reader, unreadable ?? this.#destroyedBy ?? canceled());
+          resolve(message instanceof Promise ? message.then(decode) : decode(message));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  }
+
+  #onlyMessage(reader: MessageReader, failed: RpcError | undefined): Buffer | Promise<Buffer> {
+    if (failed !== undefined) throw failed;
+    if (!this.#stream.readableEnded) throw this.#resetError();
+    reader.finish();
+    const failure = this.failure();
+    if (failure !== undefined) throw failure;
+    if (reader.messages.length !== 1) {
+      throw new RpcError(
+        `${this.#what}: the response carried ${reader.messages.length} messages; exactly one was expected`,
+        Code.Internal,
+      );
+    }
+    const encoding = messageEncodingOf(headerText(this.#headers, GRPC_ENCODING));
+    return messageBytes(reader.messages[0]!, encoding, this.#limit, `the response of ${this.#what}`);
+  }
+
+  /**
    * The response messages as they are read. A stream reset before its end fails with `canceled()`
    * when the caller reset it, else with an error naming the provider's HTTP/2 error code.
    */
   async *messages(canceled: () => RpcError | undefined): AsyncGenerator<Buffer> {
-    await this.#responded;
+    if (!this.answered && !this.#stream.closed && !this.#stream.destroyed) {
+      await new Promise<void>((resolve) => {
+        this.#stream.once("response", () => resolve());
+        this.#stream.once("close", resolve);
+      });
+    }
     const interrupted = (): RpcError => canceled() ?? this.#resetError();
     yield* readMessages(
       this.#stream,

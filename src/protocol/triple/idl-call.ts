@@ -87,16 +87,14 @@ export class IdlCall {
   }
 
   /** The one answer of a unary or client-streaming call. */
-  async only(): Promise<unknown> {
-    const all: unknown[] = [];
-    for await (const message of this.responses()) all.push(message);
-    if (all.length !== 1) {
-      throw new RpcError(
-        `${this.#what}: the response carried ${all.length} messages; exactly one was expected`,
-        Code.Internal,
-      );
-    }
-    return all[0];
+  only(): Promise<unknown> {
+    return this.#response.single(
+      () => this.#failure,
+      (bytes) => {
+        this.#attachments = this.#response.attachments();
+        return this.#method.decodeResponse(bytes);
+      },
+    );
   }
 
   /** The response as a stream whose `attachments` are filled once it ends. */

@@ -33,6 +33,7 @@ import {
   MessageReader,
   messageBytes,
   messageEncodingOf,
+  type RawMessage,
 } from "./grpc-frame.js";
 import { encodeGrpcMessage, GRPC_OK } from "./grpc-status.js";
 import { parseGrpcTimeout } from "./grpc-timeout.js";
@@ -68,14 +69,24 @@ function isHessian2(serializeType: string): boolean {
   return serializeType === WRAPPER_HESSIAN2 || serializeType === "hessian2";
 }
 
-export function responseHeaders(encoding: MessageEncoding): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {
+/** The response headers of each encoding, made once (`respond` copies what it is given). */
+const RESPONSE_HEADERS: Readonly<Record<MessageEncoding, OutgoingHttpHeaders>> = {
+  identity: Object.freeze({
     ":status": 200,
     "content-type": GRPC_PROTO_CONTENT_TYPE,
     [GRPC_ACCEPT_ENCODING]: ACCEPTED_ENCODINGS,
-  };
-  if (encoding !== "identity") headers[GRPC_ENCODING] = encoding;
-  return headers;
+  }),
+  gzip: Object.freeze({
+    ":status": 200,
+    "content-type": GRPC_PROTO_CONTENT_TYPE,
+    [GRPC_ACCEPT_ENCODING]: ACCEPTED_ENCODINGS,
+    [GRPC_ENCODING]: "gzip",
+  }),
+};
+
+/** The headers of a gRPC response whose messages are in `encoding` (frozen: copy to add to them). */
+export function responseHeaders(encoding: MessageEncoding): OutgoingHttpHeaders {
+  return RESPONSE_HEADERS[encoding];
 }
 
 /** Ends the stream with a status and no message (gRPC's trailers-only response, or trailers after headers). */
@@ -89,6 +100,8 @@ export function sendStatus(stream: ServerHttp2Stream, code: Code, message: strin
   stream.respond({ ...responseHeaders("identity"), ...status }, { endStream: true });
 }
 
+const MESSAGE_THEN_TRAILERS = Object.freeze({ waitForTrailers: true });
+
 /** Sends one message, then trailers with status 0 and the result's attachments. */
 function sendMessage(
   stream: ServerHttp2Stream,
@@ -97,7 +110,7 @@ function sendMessage(
   trailerAttachments: RpcResult["attachments"],
 ): void {
   if (stream.destroyed || stream.closed) return;
-  stream.respond(headers, { waitForTrailers: true });
+  stream.respond(headers, MESSAGE_THEN_TRAILERS);
   stream.once("wantTrailers", () => {
     const trailers: OutgoingHttpHeaders = { [GRPC_STATUS]: String(GRPC_OK) };
     attachmentsToHeaders(trailerAttachments, trailers);
@@ -106,15 +119,20 @@ function sendMessage(
   stream.end(frame);
 }
 
-/** One decoded request: what the call needs, before the service is found. */
-interface TripleRequest {
+/** One request's target: the service path and the method of `/{service}/{method}`. */
+export interface RequestTarget {
   readonly path: string;
   readonly method: string;
+}
+
+/** One decoded request: what the call needs, before the service is found. */
+interface TripleRequest extends RequestTarget {
   readonly encoding: MessageEncoding;
   readonly headers: IncomingHttpHeaders;
 }
 
-function parsePath(path: string | undefined): { path: string; method: string } | undefined {
+/** `/{service}/{method}` split, or undefined when the path has another shape. */
+export function parsePath(path: string | undefined): RequestTarget | undefined {
   if (path === undefined || !path.startsWith("/")) return undefined;
   const slash = path.lastIndexOf("/");
   if (slash <= 0 || slash === path.length - 1) return undefined;
@@ -125,12 +143,15 @@ function parsePath(path: string | undefined): { path: string; method: string } |
  * Serves one HTTP/2 stream as a Triple unary call in wrapper mode: checks the request's headers,
  * reads its one message within `payload`, types the arguments by the exported overload the
  * wrapper's class names select, calls the exported invoker and answers the result, the provider's
- * exception (a message marked by `tri-exception-code`, as Java sends it) or a status.
+ * exception (a message marked by `tri-exception-code`, as Java sends it) or a status. `target`
+ * and `exported` are the path and the service the server's dispatch found for the stream.
  */
 export function serveStream(
   context: ProviderStreamContext,
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
+  target: RequestTarget | undefined,
+  exported: ExportedService | undefined,
 ): void {
   const { address, logger } = context;
   const fail = (error: unknown): void => {
@@ -146,7 +167,6 @@ export function serveStream(
     stream.respond({ ":status": 415 }, { endStream: true });
     return;
   }
-  const target = parsePath(headerText(headers, ":path"));
   if (target === undefined) {
     sendStatus(
       stream,
@@ -183,11 +203,34 @@ export function serveStream(
   stream.on("error", (error) => logger.debug("transport", `stream of ${what}: ${error.message}`));
   stream.on("end", () => {
     if (stream.closed || stream.destroyed || stream.headersSent) return;
-    const request: TripleRequest = { ...target, encoding, headers };
-    call(context, stream, request, reader, (created) => {
-      invocation = created;
-    }).catch(fail);
+    const request: TripleRequest = { path: target.path, method: target.method, encoding, headers };
+    const call = (bytes: Buffer): void => {
+      try {
+        invocation = invokeService(context, stream, request, what, bytes, exported, fail);
+      } catch (error) {
+        fail(error);
+      }
+    };
+    try {
+      const bytes = messageBytes(onlyMessage(reader, what), encoding, context.payloadLimit, what);
+      if (bytes instanceof Promise) bytes.then(call, fail);
+      else call(bytes);
+    } catch (error) {
+      fail(error);
+    }
   });
+}
+
+/** The request's one message, once the stream has ended. */
+function onlyMessage(reader: MessageReader, what: string): RawMessage {
+  reader.finish();
+  if (reader.messages.length !== 1) {
+    throw new RpcError(
+      `${what} carried ${reader.messages.length} messages; a unary call carries exactly one`,
+      Code.InvalidArgument,
+    );
+  }
+  return reader.messages[0]!;
 }
 
 /** The exported service a request names (path, `tri-service-group`, `tri-service-version`), if any. */
@@ -201,23 +244,16 @@ export function exportedFor(
   return table.find(providerServiceKey(path, group, version));
 }
 
-/** The exported service a request names, or the Unimplemented error listing what is exported. */
-function findExported(
-  table: ExporterTable,
-  headers: IncomingHttpHeaders,
-  target: { readonly path: string; readonly method: string },
-  address: string,
-): ExportedService {
-  const service = exportedFor(table, headers, target.path);
-  if (service !== undefined) return service;
+/** The Unimplemented error of a request whose service is not exported, listing what is. */
+function notExported(table: ExporterTable, request: TripleRequest, address: string): RpcError {
   const key = providerServiceKey(
-    target.path,
-    headerText(headers, TRI_SERVICE_GROUP),
-    headerText(headers, TRI_SERVICE_VERSION),
+    request.path,
+    headerText(request.headers, TRI_SERVICE_GROUP),
+    headerText(request.headers, TRI_SERVICE_VERSION),
   );
   const exported = table.keys;
-  throw new RpcError(
-    `no service "${key}" is exported at ${address} (called method ${target.method}); exported here: ` +
+  return new RpcError(
+    `no service "${key}" is exported at ${address} (called method ${request.method}); exported here: ` +
       `${exported.length === 0 ? "none" : exported.join(", ")}. Check the reference's interface, group and version`,
     Code.Unimplemented,
   );
@@ -231,7 +267,7 @@ function findExported(
 export function providerInvocation(
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
-  target: { readonly path: string; readonly method: string },
+  target: RequestTarget,
   call: Pick<Invocation, "parameterTypes" | "returnType" | "args" | "idl">,
 ): ProviderInvocation {
   const group = headerText(headers, TRI_SERVICE_GROUP);
@@ -260,23 +296,21 @@ export function providerInvocation(
   });
 }
 
-async function call(
+/**
+ * Decodes the request's wrapper, calls the service and answers (the result, or the provider's
+ * exception as a marked message); what fails after the call was made goes to `fail`. Only the
+ * service and compressing are waited for, with one `then` on the service's promise.
+ */
+function invokeService(
   context: ProviderStreamContext,
   stream: ServerHttp2Stream,
   request: TripleRequest,
-  reader: MessageReader,
-  started: (invocation: ProviderInvocation) => void,
-): Promise<void> {
+  what: string,
+  bytes: Buffer,
+  service: ExportedService | undefined,
+  fail: (error: unknown) => void,
+): ProviderInvocation {
   const { address, table } = context;
-  const what = `the request to ${request.path}/${request.method} at ${address}`;
-  reader.finish();
-  if (reader.messages.length !== 1) {
-    throw new RpcError(
-      `${what} carried ${reader.messages.length} messages; a unary call carries exactly one`,
-      Code.InvalidArgument,
-    );
-  }
-  const bytes = await messageBytes(reader.messages[0]!, request.encoding, context.payloadLimit, what);
   const wrapper = decodeRequestWrapper(bytes);
   if (wrapper.args.length > 0 && !isHessian2(wrapper.serializeType)) {
     throw new RpcError(
@@ -296,40 +330,45 @@ async function call(
       );
     }
   });
-  const responseEncoding = acceptsGzip(request) ? request.encoding : "identity";
-  const service = findExported(table, request.headers, request, address);
+  // Only a gzip request that accepts gzip is answered gzip.
+  const responseEncoding = request.encoding === "gzip" && acceptsGzip(request) ? "gzip" : "identity";
+  if (service === undefined) throw notExported(table, request, address);
   const invocation = providerInvocation(stream, request.headers, request, {
     parameterTypes: types.parameterTypes,
     returnType: types.returnType,
     args,
   });
-  started(invocation);
-  let result: RpcResult;
-  try {
-    result = await service.invoker.invoke(invocation);
-  } catch (error) {
-    invocation.complete();
-    // Framework failures travel as a status; the provider's own exceptions as a marked message.
-    if (error instanceof RpcError) throw error;
-    const exception =
-      error instanceof Error ? error : new BizError(`the provider threw a non-Error value: ${String(error)}`);
-    await answer(
-      context,
-      stream,
-      responseEncoding,
-      { value: exception, attachments: {} },
-      types.returnType,
-      true,
-    );
-    return;
-  }
-  invocation.complete();
-  const declared = invocation.returnType;
-  const resultType =
-    declared !== undefined && declared.kind !== "object"
-      ? declared
-      : (slotTypeOf(result, "value") ?? slotTypeOfValue(invocation.args, result.value) ?? declared);
-  await answer(context, stream, responseEncoding, result, resultType, false);
+  const reply = (result: RpcResult, type: JavaType | undefined, exception: boolean): void => {
+    try {
+      answer(context, stream, responseEncoding, result, type, exception)?.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  service.invoker.invoke(invocation).then(
+    (result) => {
+      invocation.complete();
+      const declared = invocation.returnType;
+      const resultType =
+        declared !== undefined && declared.kind !== "object"
+          ? declared
+          : (slotTypeOf(result, "value") ?? slotTypeOfValue(invocation.args, result.value) ?? declared);
+      reply(result, resultType, false);
+    },
+    (error: unknown) => {
+      invocation.complete();
+      // Framework failures travel as a status; the provider's own exceptions as a marked message.
+      if (error instanceof RpcError) fail(error);
+      else {
+        const exception =
+          error instanceof Error
+            ? error
+            : new BizError(`the provider threw a non-Error value: ${String(error)}`);
+        reply({ value: exception, attachments: {} }, types.returnType, true);
+      }
+    },
+  );
+  return invocation;
 }
 
 function acceptsGzip(request: TripleRequest): boolean {
@@ -337,15 +376,18 @@ function acceptsGzip(request: TripleRequest): boolean {
   return accepted.split(",").some((e) => e.trim() === "gzip");
 }
 
-/** Writes a result (or the provider's exception) as Java's `WrapResponsePack` does. */
-async function answer(
+/**
+ * Writes a result (or the provider's exception) as Java's `WrapResponsePack` does; waits only to
+ * compress a gzip answer.
+ */
+function answer(
   context: ProviderStreamContext,
   stream: ServerHttp2Stream,
   encoding: MessageEncoding,
   result: RpcResult,
   type: JavaType | undefined,
   exception: boolean,
-): Promise<void> {
+): Promise<void> | undefined {
   const valueType = exception || type?.kind === "void" ? undefined : type;
   const data = encodeHessian(result.value, valueType);
   const payload = encodeResponseWrapper({
@@ -360,9 +402,14 @@ async function answer(
       Code.ResourceExhausted,
     );
   }
-  const headers = responseHeaders(encoding);
-  if (exception) headers[TRI_EXCEPTION_CODE] = BIZ_EXCEPTION_CODE;
-  sendMessage(stream, headers, await frameMessage(payload, encoding), result.attachments);
+  const headers = exception
+    ? { ...responseHeaders(encoding), [TRI_EXCEPTION_CODE]: BIZ_EXCEPTION_CODE }
+    : responseHeaders(encoding);
+  const framed = frameMessage(payload, encoding);
+  if (framed instanceof Promise)
+    return framed.then((frame) => sendMessage(stream, headers, frame, result.attachments));
+  sendMessage(stream, headers, framed, result.attachments);
+  return undefined;
 }
 
 /**

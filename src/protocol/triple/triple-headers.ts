@@ -49,17 +49,23 @@ function isReserved(key: string): boolean {
   return key.startsWith(":") || RESERVED.has(key);
 }
 
+const NOTHING_OMITTED: ReadonlySet<string> = new Set();
+
 /**
  * Attachments as headers, as Java's `StreamUtils.putHeaders` writes them: keys lower-cased (the
  * original case restored through `tri-header-convert`), strings, numbers and booleans as text,
- * bytes base64 under `{key}-bin`; other values (objects) cannot travel as headers and are left out.
+ * bytes base64 under `{key}-bin`; other values (objects) cannot travel as headers and are left out,
+ * as are the keys in `omit` (matched as given, before lower-casing).
  */
-export function attachmentsToHeaders(attachments: Attachments, headers: OutgoingHttpHeaders): void {
-  const converted: Record<string, string> = {};
-  let anyConverted = false;
+export function attachmentsToHeaders(
+  attachments: Attachments,
+  headers: OutgoingHttpHeaders,
+  omit: ReadonlySet<string> = NOTHING_OMITTED,
+): void {
+  let converted: Record<string, string> | undefined;
   for (const key in attachments) {
     const value = attachments[key];
-    if (value === undefined || value === null) continue;
+    if (value === undefined || value === null || omit.has(key)) continue;
     const lower = key.toLowerCase();
     if (isReserved(lower)) continue;
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
@@ -72,11 +78,11 @@ export function attachmentsToHeaders(attachments: Attachments, headers: Outgoing
       continue;
     }
     if (lower !== key) {
+      converted ??= {};
       converted[lower] = key;
-      anyConverted = true;
     }
   }
-  if (anyConverted) headers[TRI_HEADER_CONVERT] = encodeGrpcMessage(JSON.stringify(converted));
+  if (converted !== undefined) headers[TRI_HEADER_CONVERT] = encodeGrpcMessage(JSON.stringify(converted));
 }
 
 /** The attachments a request's or response's headers carry (the inverse of {@link attachmentsToHeaders}). */

@@ -82,6 +82,8 @@ export class TripleInvoker implements Invoker {
   readonly #encoding: MessageEncoding;
   /** Headers every call of this reference carries. */
   readonly #base: OutgoingHttpHeaders;
+  readonly #methodPaths = new Map<string, string>();
+  #lastTimeout: readonly [number, string] = [Number.NaN, ""];
   #destroyed = false;
 
   constructor(url: Url, options: TripleInvokerOptions) {
@@ -154,21 +156,40 @@ export class TripleInvoker implements Invoker {
       ":method": "POST",
       ":scheme": this.#options.connection.scheme,
       ":authority": this.#options.connection.address,
-      ":path": `/${this.#path}/${inv.method}`,
+      ":path": this.#methodPath(inv.method),
       ...this.#base,
     };
-    if (timeoutMs !== undefined) headers[GRPC_TIMEOUT] = formatGrpcTimeout(timeoutMs);
-    const sent: Record<string, unknown> = {};
-    for (const key in inv.attachments) if (!NOT_HEADERS.has(key)) sent[key] = inv.attachments[key];
-    attachmentsToHeaders(sent, headers);
+    if (timeoutMs !== undefined) headers[GRPC_TIMEOUT] = this.#grpcTimeout(timeoutMs);
+    attachmentsToHeaders(inv.attachments, headers, NOT_HEADERS);
     return headers;
   }
 
-  async #session(what: string): Promise<ClientHttp2Session> {
-    return this.#options.connection.session().catch((error: unknown) => {
-      const cause = RpcError.from(error, Code.Unavailable);
-      throw new RpcError(`${what}: ${cause.rawMessage}`, cause.code, { cause });
-    });
+  /** `/{service}/{method}`, built once per method. */
+  #methodPath(method: string): string {
+    let path = this.#methodPaths.get(method);
+    if (path === undefined) {
+      path = `/${this.#path}/${method}`;
+      this.#methodPaths.set(method, path);
+    }
+    return path;
+  }
+
+  /** The `grpc-timeout` of `timeoutMs`; calls of one reference mostly share a timeout, so the last one is kept. */
+  #grpcTimeout(timeoutMs: number): string {
+    if (this.#lastTimeout[0] !== timeoutMs) this.#lastTimeout = [timeoutMs, formatGrpcTimeout(timeoutMs)];
+    return this.#lastTimeout[1];
+  }
+
+  /** The session to open the call's stream on: the live one at once, else once connected. */
+  #session(what: string): ClientHttp2Session | Promise<ClientHttp2Session> {
+    const { connection } = this.#options;
+    return (
+      connection.live ??
+      connection.session().catch((error: unknown) => {
+        const cause = RpcError.from(error, Code.Unavailable);
+        throw new RpcError(`${what}: ${cause.rawMessage}`, cause.code, { cause });
+      })
+    );
   }
 
   /**
@@ -216,10 +237,31 @@ export class TripleInvoker implements Invoker {
     return attemptTimeoutError({ ...attempt, elapsedMs, timeoutMs });
   }
 
-  /** Wrapper mode: one wrapped request, one wrapped answer. */
-  async #call(inv: Invocation, what: string, timeoutMs: number | undefined): Promise<RpcResult> {
-    const frame = await frameMessage(this.#requestBytes(inv, what), this.#encoding);
-    const session = await this.#session(what);
+  /**
+   * Wrapper mode: one wrapped request, one wrapped answer. An identity request on a live
+   * connection waits for nothing but the answer, and the answer is decoded in the response's one
+   * promise, as a unary call is most of a consumer's traffic.
+   */
+  #call(inv: Invocation, what: string, timeoutMs: number | undefined): Promise<RpcResult> {
+    try {
+      const frame = frameMessage(this.#requestBytes(inv, what), this.#encoding);
+      const session = this.#session(what);
+      if (frame instanceof Promise || session instanceof Promise) {
+        return Promise.all([frame, session]).then(([f, s]) => this.#send(inv, what, timeoutMs, s, f));
+      }
+      return this.#send(inv, what, timeoutMs, session, frame);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #send(
+    inv: Invocation,
+    what: string,
+    timeoutMs: number | undefined,
+    session: ClientHttp2Session,
+    frame: Buffer,
+  ): Promise<RpcResult> {
     const stream = session.request(this.#headers(inv, timeoutMs));
     stream.end(frame);
     const response = new GrpcResponse(stream, what, this.#payloadLimit);
@@ -228,14 +270,11 @@ export class TripleInvoker implements Invoker {
       failure ??= reason;
       if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
     });
-    try {
-      const messages: Buffer[] = [];
-      for await (const message of response.messages(() => failure)) messages.push(message);
-      if (failure !== undefined) throw failure;
-      return this.#result(inv, what, response, messages);
-    } finally {
-      disarm();
-    }
+    stream.on("close", disarm);
+    return response.single(
+      () => failure,
+      (message) => this.#result(inv, what, response, message),
+    );
   }
 
   /**
@@ -259,16 +298,8 @@ export class TripleInvoker implements Invoker {
     return resultOf(value, call.attachments);
   }
 
-  #result(inv: Invocation, what: string, response: GrpcResponse, messages: readonly Buffer[]): RpcResult {
-    const failure = response.failure();
-    if (failure !== undefined) throw failure;
-    if (messages.length !== 1) {
-      throw new RpcError(
-        `${what}: the response carried ${messages.length} messages; a unary call answers exactly one`,
-        Code.Internal,
-      );
-    }
-    const wrapper = decodeResponseWrapper(messages[0]!);
+  #result(inv: Invocation, what: string, response: GrpcResponse, message: Buffer): RpcResult {
+    const wrapper = decodeResponseWrapper(message);
     const attachments = response.attachments();
     const exceptionCode = response.header(TRI_EXCEPTION_CODE);
     const isException = exceptionCode !== undefined && exceptionCode !== "0";

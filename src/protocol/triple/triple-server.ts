@@ -15,7 +15,7 @@ import { ExporterTable } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { serveIdlCall } from "./proto-provider.js";
 import { protoMethodOfPath } from "./proto-service.js";
-import { exportedFor, sendStatus, serveStream } from "./provider-stream.js";
+import { exportedFor, parsePath, sendStatus, serveStream } from "./provider-stream.js";
 
 export interface TripleServerOptions {
   readonly host: string;
@@ -86,16 +86,18 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
         done();
         return;
       }
-      stream.once("close", done);
-      const path = headers[":path"] ?? "";
-      const slash = path.lastIndexOf("/");
-      const exported = slash > 0 ? exportedFor(table, headers, path.slice(1, slash)) : undefined;
+      stream.on("close", done);
+      // The path is parsed and its service looked up once, here, for both modes.
+      const target = parsePath(headers[":path"]);
+      const exported = target === undefined ? undefined : exportedFor(table, headers, target.path);
       const idlMethods = exported?.invoker.definition?.idl?.methods;
       const method =
-        idlMethods === undefined ? undefined : protoMethodOfPath(idlMethods, path.slice(slash + 1));
+        idlMethods === undefined || target === undefined
+          ? undefined
+          : protoMethodOfPath(idlMethods, target.method);
       if (exported !== undefined && method !== undefined && headers[":method"] === "POST")
         serveIdlCall(context, stream, headers, exported, method);
-      else serveStream(context, stream, headers);
+      else serveStream(context, stream, headers, target, exported);
     });
   server.on("stream", (stream, headers) => {
     if (executor.run(serve, { stream, headers }) !== undefined) return;

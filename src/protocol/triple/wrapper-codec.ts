@@ -32,51 +32,84 @@ function varintLength(value: number): number {
   return length;
 }
 
-/** Writes fields in the order given, as Java writes them: 1, then every 2, then every 3. */
+/** The bytes of one length-delimited field: its tag, its length, then `bytes`. */
+function fieldSize(field: number, bytes: Uint8Array): number {
+  return varintLength((field << 3) | LENGTH_DELIMITED) + varintLength(bytes.length) + bytes.length;
+}
+
+/**
+ * Writes fields in the order given, as Java writes them (1, then every 2, then every 3), into one
+ * buffer of the size the fields' {@link fieldSize}s add up to.
+ */
 class FieldWriter {
-  readonly #fields: Array<readonly [number, Uint8Array]> = [];
-  #size = 0;
+  readonly #out: Buffer;
+  #at = 0;
+
+  constructor(size: number) {
+    this.#out = Buffer.allocUnsafe(size);
+  }
+
+  #varint(value: number): void {
+    let v = value;
+    while (v > 0x7f) {
+      this.#out[this.#at++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.#out[this.#at++] = v;
+  }
 
   add(field: number, bytes: Uint8Array): this {
-    this.#fields.push([field, bytes]);
-    this.#size += varintLength((field << 3) | LENGTH_DELIMITED) + varintLength(bytes.length) + bytes.length;
+    this.#varint((field << 3) | LENGTH_DELIMITED);
+    this.#varint(bytes.length);
+    this.#out.set(bytes, this.#at);
+    this.#at += bytes.length;
     return this;
   }
 
   toBuffer(): Buffer {
-    const out = Buffer.allocUnsafe(this.#size);
-    let at = 0;
-    const varint = (value: number): void => {
-      let v = value;
-      while (v > 0x7f) {
-        out[at++] = (v & 0x7f) | 0x80;
-        v >>>= 7;
-      }
-      out[at++] = v;
-    };
-    for (const [field, bytes] of this.#fields) {
-      varint((field << 3) | LENGTH_DELIMITED);
-      varint(bytes.length);
-      out.set(bytes, at);
-      at += bytes.length;
-    }
-    return out;
+    return this.#out;
   }
 }
 
-const utf8 = (text: string): Buffer => Buffer.from(text, "utf8");
+/**
+ * The UTF-8 bytes of the wrappers' own strings (the serializer's name, Java class names), encoded
+ * once each: every call names the same few. Bounded, so a generic caller naming ever new classes
+ * cannot grow it without end; past the bound a name is encoded per call.
+ */
+const encodedNames = new Map<string, Buffer>();
+const MAX_ENCODED_NAMES = 1024;
+
+function utf8(text: string): Buffer {
+  let bytes = encodedNames.get(text);
+  if (bytes === undefined) {
+    bytes = Buffer.from(text, "utf8");
+    if (encodedNames.size < MAX_ENCODED_NAMES) encodedNames.set(text, bytes);
+  }
+  return bytes;
+}
 
 export function encodeRequestWrapper(wrapper: RequestWrapper): Buffer {
-  const writer = new FieldWriter().add(1, utf8(wrapper.serializeType));
+  const serializeType = utf8(wrapper.serializeType);
+  const argTypes = wrapper.argTypes.map(utf8);
+  let size = fieldSize(1, serializeType);
+  for (const arg of wrapper.args) size += fieldSize(2, arg);
+  for (const type of argTypes) size += fieldSize(3, type);
+  const writer = new FieldWriter(size).add(1, serializeType);
   for (const arg of wrapper.args) writer.add(2, arg);
-  for (const type of wrapper.argTypes) writer.add(3, utf8(type));
+  for (const type of argTypes) writer.add(3, type);
   return writer.toBuffer();
 }
 
 export function encodeResponseWrapper(wrapper: ResponseWrapper): Buffer {
-  const writer = new FieldWriter().add(1, utf8(wrapper.serializeType));
+  const serializeType = utf8(wrapper.serializeType);
+  const type = utf8(wrapper.type);
+  const size =
+    fieldSize(1, serializeType) +
+    (wrapper.data === undefined ? 0 : fieldSize(2, wrapper.data)) +
+    fieldSize(3, type);
+  const writer = new FieldWriter(size).add(1, serializeType);
   if (wrapper.data !== undefined) writer.add(2, wrapper.data);
-  return writer.add(3, utf8(wrapper.type)).toBuffer();
+  return writer.add(3, type).toBuffer();
 }
 
 /** Visits each length-delimited field of `bytes`; anything else is not one of the two wrappers. */

@@ -1,3 +1,4 @@
+import { BodyTable } from "./body-table.js";
 import { OutputBuffer } from "./output-buffer.js";
 
 interface ClassDefinition {
@@ -21,11 +22,11 @@ function sameFields(a: readonly string[], b: readonly string[]): boolean {
  * Java reader numbers them, even when it has no JS identity (a BigDecimal written from a string).
  */
 export class GraphWriter extends OutputBuffer {
-  protected refs = new Map<object, number>();
+  protected readonly refs = new BodyTable<object, number>();
   protected refCount = 0;
-  private classDefs = new Map<string, ClassDefinition>();
+  private readonly classDefs = new BodyTable<string, ClassDefinition>();
   private classCount = 0;
-  private types = new Map<string, number>();
+  private readonly types = new BodyTable<string, number>();
   private lastClassName = "";
   private lastFields: readonly string[] | undefined;
   private lastClassIndex = 0;
@@ -147,12 +148,11 @@ export class GraphWriter extends OutputBuffer {
   /** Forgets everything: the next value starts a new frame body. Keeps the grown buffer. */
   reset(): void {
     this.discardBody();
-    // Fresh maps: Map#clear() is far slower than allocating an empty one in V8.
-    if (this.refs.size > 0) this.refs = new Map();
+    this.refs.clear();
     this.refCount = 0;
-    if (this.classDefs.size > 0) this.classDefs = new Map();
+    this.classDefs.clear();
     this.classCount = 0;
-    if (this.types.size > 0) this.types = new Map();
+    this.types.clear();
     this.forgetLastClass();
   }
 
@@ -169,11 +169,11 @@ export class GraphWriter extends OutputBuffer {
   protected rollback(mark: WriterMark): void {
     this.pos = this.start + mark.length;
     this.refCount = mark.refCount;
-    for (const [value, index] of this.refs) if (index >= mark.refCount) this.refs.delete(value);
+    this.refs.retain((index) => index < mark.refCount);
     this.classCount = mark.classCount;
     this.forgetLastClass();
-    for (const [name, def] of this.classDefs) if (def.index >= mark.classCount) this.classDefs.delete(name);
-    for (const [name, index] of this.types) if (index >= mark.typeCount) this.types.delete(name);
+    this.classDefs.retain((def) => def.index < mark.classCount);
+    this.types.retain((index) => index < mark.typeCount);
   }
 
   /**

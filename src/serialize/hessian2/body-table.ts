@@ -1,0 +1,83 @@
+/** Entries a table scans before it moves them into a `Map`. */
+const SCAN_LIMIT = 8;
+
+/**
+ * A key → value table of one frame body (its back-references, class definitions or types), reused
+ * from body to body. Most bodies hold a handful of entries, which a scan of two arrays finds
+ * without hashing, and `clear()` then only forgets them: no `Map` is allocated per body. Past
+ * {@link SCAN_LIMIT} entries a `Map` takes over until the next `clear()`. Keys compare with `===`.
+ */
+export class BodyTable<K, V> {
+  readonly #keys: Array<K | undefined> = [];
+  readonly #values: Array<V | undefined> = [];
+  #count = 0;
+  #map: Map<K, V> | undefined;
+
+  get size(): number {
+    return this.#map === undefined ? this.#count : this.#map.size;
+  }
+
+  get(key: K): V | undefined {
+    if (this.#map !== undefined) return this.#map.get(key);
+    const keys = this.#keys;
+    for (let i = 0; i < this.#count; i++) if (keys[i] === key) return this.#values[i];
+    return undefined;
+  }
+
+  set(key: K, value: V): void {
+    if (this.#map !== undefined) {
+      this.#map.set(key, value);
+      return;
+    }
+    const keys = this.#keys;
+    for (let i = 0; i < this.#count; i++) {
+      if (keys[i] === key) {
+        this.#values[i] = value;
+        return;
+      }
+    }
+    if (this.#count < SCAN_LIMIT) {
+      keys[this.#count] = key;
+      this.#values[this.#count] = value;
+      this.#count++;
+      return;
+    }
+    const map = new Map<K, V>();
+    for (let i = 0; i < this.#count; i++) map.set(keys[i] as K, this.#values[i] as V);
+    map.set(key, value);
+    this.#forgetScanned();
+    this.#map = map;
+  }
+
+  /** Keeps only the entries whose value `keep` accepts (a half-written value rolled back). */
+  retain(keep: (value: V) => boolean): void {
+    if (this.#map !== undefined) {
+      for (const [key, value] of this.#map) if (!keep(value)) this.#map.delete(key);
+      return;
+    }
+    let kept = 0;
+    for (let i = 0; i < this.#count; i++) {
+      const value = this.#values[i] as V;
+      if (!keep(value)) continue;
+      this.#keys[kept] = this.#keys[i];
+      this.#values[kept] = value;
+      kept++;
+    }
+    const count = this.#count;
+    this.#count = kept;
+    this.#keys.fill(undefined, kept, count);
+    this.#values.fill(undefined, kept, count);
+  }
+
+  /** Forgets every entry (and lets go of the keys, which are the caller's values). */
+  clear(): void {
+    this.#map = undefined;
+    this.#forgetScanned();
+  }
+
+  #forgetScanned(): void {
+    this.#keys.fill(undefined, 0, this.#count);
+    this.#values.fill(undefined, 0, this.#count);
+    this.#count = 0;
+  }
+}

@@ -185,6 +185,35 @@ describe("dubbo codec", () => {
     assert.deepEqual(decoded.attachments, { dubbo: "2.0.2" });
   });
 
+  it("response attachments - the bytes of { dubbo } alone decode to one shared record; any other map is read", () => {
+    const slot = new BodyOutputSlot(HESSIAN2);
+    for (const serialization of [HESSIAN2, JSON_SERIALIZATION]) {
+      const plain = new BodyOutputSlot(serialization);
+      const first = decodeResponseBody(
+        serialization,
+        encodeValueResponse(plain, "a", java.String, true, {}),
+        java.String,
+      );
+      const second = decodeResponseBody(
+        serialization,
+        encodeValueResponse(plain, null, java.String, true, {}),
+        java.String,
+      );
+      assert.deepEqual(first.attachments, { dubbo: "2.0.2" }, serialization.name);
+      assert.equal(
+        first.attachments,
+        second.attachments,
+        `${serialization.name}: no map decoded per response`,
+      );
+      assert.ok(Object.isFrozen(first.attachments));
+    }
+    const more = encodeValueResponse(slot, "a", java.String, true, { region: "eu" });
+    assert.deepEqual(decodeResponseBody(HESSIAN2, more, java.String).attachments, {
+      region: "eu",
+      dubbo: "2.0.2",
+    });
+  });
+
   it("response golden - null and values without attachments (flags 2 and 1) for older callers", () => {
     const slot = new BodyOutputSlot(HESSIAN2);
     assert.equal(encodeValueResponse(slot, null, java.String, false, {}).toString("hex"), "92");

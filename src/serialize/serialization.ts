@@ -15,6 +15,12 @@ export interface ObjectOutput {
    * or back-reference slot that a later value could point at).
    */
   writeBytes(bytes: Uint8Array): void;
+  /**
+   * Optional: writes one untyped map holding the entries of `records` in order, as `writeValue`
+   * writes the record that merges them; the caller keeps their keys distinct. Lets the codec send a
+   * reference's constant attachments and a call's own in one map without a merged copy per call.
+   */
+  writeMerged?(records: readonly Readonly<Record<string, unknown>>[], path: string): void;
   /** Ends the body and returns its bytes (the caller may keep them); the output starts the next body. */
   finish(): Buffer;
   /** Drops what was written since the last `finish()` (a body abandoned half way). */

@@ -220,21 +220,31 @@ export abstract class AbstractClusterInvoker implements Invoker {
    * invoker, so a timed-out attempt comes back here as a retryable `DeadlineExceeded`.
    * Not an async function: with no statistics table the provider's promise is returned as is, and
    * with one a single `then` records the outcome (no async frame nor awaited promise per attempt).
+   * A failed attempt settles the returned promise with what `recover` makes of its error (a retry),
+   * in that same `then`: the caller adds no `catch` of its own.
    */
-  protected attempt(invoker: Invoker, inv: Invocation): Promise<RpcResult> {
-    if (inv.signal.aborted) return Promise.reject(RpcError.from(inv.signal.reason, Code.Canceled));
+  protected attempt(
+    invoker: Invoker,
+    inv: Invocation,
+    recover?: (error: unknown) => Promise<RpcResult>,
+  ): Promise<RpcResult> {
+    if (inv.signal.aborted) return failed(RpcError.from(inv.signal.reason, Code.Canceled), recover);
     if (inv.deadline !== undefined && Date.now() >= inv.deadline) {
-      return Promise.reject(
+      return failed(
         new RpcError(
           `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the call's overall deadline passed)`,
           Code.DeadlineExceeded,
         ),
+        recover,
       );
     }
     const attachments = forwardedAttachments(inv.attachments);
     const attemptInv = attachments === inv.attachments ? inv : { ...inv, attachments };
     const table = this.context.rpcStatus;
-    if (table === undefined) return invokeSafely(invoker, attemptInv);
+    if (table === undefined) {
+      const invoked = invokeSafely(invoker, attemptInv);
+      return recover === undefined ? invoked : invoked.catch(recover);
+    }
     const status: RpcStatus = table.begin(invoker.url, inv.method);
     const started = performance.now();
     return invokeSafely(invoker, attemptInv).then(
@@ -244,10 +254,19 @@ export abstract class AbstractClusterInvoker implements Invoker {
       },
       (error: unknown) => {
         RpcStatusTable.end(status, performance.now() - started, error instanceof BizError);
+        if (recover !== undefined) return recover(error);
         throw error;
       },
     );
   }
+}
+
+/** An attempt refused before it was sent: rejected, or recovered as a failed attempt would be. */
+function failed(
+  error: unknown,
+  recover: ((error: unknown) => Promise<RpcResult>) | undefined,
+): Promise<RpcResult> {
+  return recover === undefined ? Promise.reject(error) : recover(error);
 }
 
 /** `invoker.invoke(inv)`, with an invoker that throws instead of rejecting seen as rejecting. */

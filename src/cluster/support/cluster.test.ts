@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHook } from "node:async_hooks";
 import { describe, it } from "node:test";
 import {
   BizError,
@@ -192,6 +193,27 @@ describe("cluster - failover", () => {
     assert.equal(status.total, 2);
     assert.equal(status.failed, 1);
     assert.equal(status.active, 0);
+  });
+
+  it("failover - a call that succeeds at once adds one promise, whose handler both records the statistics and retries", async () => {
+    const promisesDuring = (run: () => Promise<unknown>): Promise<number> => {
+      let promises = 0;
+      const hook = createHook({
+        init(_id, type) {
+          if (type === "PROMISE") promises++;
+        },
+      });
+      hook.enable();
+      const running = run();
+      hook.disable();
+      return running.then(() => promises);
+    };
+    const invokers = createFakeInvokers(1);
+    const provider = await promisesDuring(() => invokers[0]!.invoke(call()));
+    const plain = build(failoverCluster, invokers).invoker;
+    assert.equal(await promisesDuring(() => plain.invoke(call())), provider + 1);
+    const counted = build(failoverCluster, invokers, {}, testContext({ rpcStatus: new RpcStatusTable() }));
+    assert.equal(await promisesDuring(() => counted.invoker.invoke(call())), provider + 1);
   });
 });
 

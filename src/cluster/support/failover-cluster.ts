@@ -22,13 +22,14 @@ export class FailoverClusterInvoker extends AbstractClusterInvoker {
   readonly #attemptsByMethod = new Map<string, number>();
 
   /**
-   * The first attempt's promise is returned with one `catch`, no async frame: a call that succeeds
-   * at once (nearly all of them) pays no retry machinery; `#retry` runs only after a failure.
+   * The first attempt's promise is returned as it is, no async frame nor `catch`: a call that
+   * succeeds at once (nearly all of them) pays no retry machinery; `#retry` runs only after a
+   * failure, as the attempt's recovery.
    */
   protected doInvoke(inv: Invocation, invokers: readonly Invoker[], lb: LoadBalance): Promise<RpcResult> {
     const attempts = this.#attempts(inv.method);
     const first = this.select(lb, inv, invokers);
-    return this.attempt(first, inv).catch((error: unknown) =>
+    return this.attempt(first, inv, (error: unknown) =>
       this.#retry(inv, lb, attempts, [first], invokers, error),
     );
   }

@@ -1,7 +1,8 @@
-// A reference encodes the attachments map of its calls once per method and timeout when every call
-// passes the same frozen record of scalars (a generic stub's `{ generic }`, a plan's constants) and
-// splices those bytes into each request; a record made per call, or one holding objects, is
-// encoded with each request. The provider sees the same attachments either way.
+// A reference encodes the attachments map of its calls once per method and timeout when the calls
+// pass the same frozen record of scalars again and again (a generic stub's `{ generic }`, a plan's
+// constants) and splices those bytes into each request; a record seen once (a context's snapshot,
+// new on every call), one made per call, or one holding objects, is encoded with its request. The
+// provider sees the same attachments either way.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import {
@@ -24,6 +25,8 @@ const tenantService = { whoAmI: () => String(getRpcContext().getAttachment("tena
 
 /** Attachment maps (they carry `interface`) the consumer's hessian2 encoded, per call or once. */
 let attachmentMapsEncoded = 0;
+/** Encoded attachment maps spliced into a request. */
+let attachmentMapsSpliced = 0;
 
 function countingHessian2(): Serialization {
   const hessian2 = createHessian2Serialization();
@@ -36,7 +39,14 @@ function countingHessian2(): Serialization {
           if (typeof value === "object" && value !== null && "interface" in value) attachmentMapsEncoded += 1;
           output.writeValue(value, type, path);
         },
-        writeBytes: (bytes) => output.writeBytes(bytes),
+        writeMerged(records, path) {
+          attachmentMapsEncoded += 1;
+          output.writeMerged?.(records, path);
+        },
+        writeBytes(bytes) {
+          if (Buffer.from(bytes).includes("interface")) attachmentMapsSpliced += 1;
+          output.writeBytes(bytes);
+        },
         finish: () => output.finish(),
         reset: () => output.reset(),
       };
@@ -90,15 +100,31 @@ async function callWith(invoker: DubboInvoker, times: number, attachmentsOf: (i:
 }
 
 describe("constant attachments", () => {
-  it("attachments - the same frozen record on every call is encoded once and spliced; a new one is encoded again", async () => {
+  it("attachments - the same frozen record on every call is encoded apart once and spliced; a new one is encoded again", async () => {
     const invoker = await referTenant();
     const acme = Object.freeze({ tenant: "acme" });
     attachmentMapsEncoded = 0;
+    attachmentMapsSpliced = 0;
     assert.deepEqual(await callWith(invoker, 5, () => acme), Array(5).fill("acme"));
-    assert.equal(attachmentMapsEncoded, 1, "one encoding for five calls");
+    assert.equal(
+      attachmentMapsEncoded,
+      2,
+      "the first call's with its request, then once for the four others",
+    );
+    assert.equal(attachmentMapsSpliced, 4);
     const globex = Object.freeze({ tenant: "globex" });
     assert.deepEqual(await callWith(invoker, 3, () => globex), Array(3).fill("globex"));
-    assert.equal(attachmentMapsEncoded, 2, "another record, one more encoding");
+    assert.equal(attachmentMapsEncoded, 4, "another record, encoded the same way");
+  });
+
+  it("attachments - a frozen record new on every call (a context's snapshot) is written with its request, never encoded apart", async () => {
+    const invoker = await referTenant();
+    attachmentMapsEncoded = 0;
+    attachmentMapsSpliced = 0;
+    const answers = await callWith(invoker, 3, (i) => Object.freeze({ tenant: `s${i}` }));
+    assert.deepEqual(answers, ["s0", "s1", "s2"]);
+    assert.equal(attachmentMapsEncoded, 3);
+    assert.equal(attachmentMapsSpliced, 0, "no encoding apart, no copy, no splice");
   });
 
   it("attachments - a record made per call, or one holding objects, is encoded with each request", async () => {

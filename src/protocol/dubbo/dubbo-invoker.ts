@@ -19,7 +19,12 @@ import {
 import type { Serialization, SerializationTable } from "../../serialize/index.js";
 import type { ConnectionHolder } from "../../transport/index.js";
 import { BodyOutputSlot } from "./codec/body-output.js";
-import { encodeAttachments, encodeRequestFrame, encodeRequestHead } from "./codec/request-body.js";
+import {
+  type AttachmentParts,
+  encodeAttachments,
+  encodeRequestFrame,
+  encodeRequestHead,
+} from "./codec/request-body.js";
 import { decodeResponseBody } from "./codec/response-body.js";
 import type { CallLabels, ExchangeClient, Response, ResponseReader } from "./exchange/index.js";
 
@@ -39,6 +44,8 @@ interface MethodPlan {
    * scalars a stub passes on every call (a generic stub's `{ generic }`, a plan's constants).
    */
   encodedFor: Attachments | undefined;
+  /** The own attachments of the last call that was not spliced: a record seen twice in a row is kept. */
+  lastOwn: Attachments | undefined;
   /** The whole attachments map of such calls, encoded, by the `timeout` they carry. */
   readonly encodedAttachments: Map<number, Buffer>;
   /** Decodes this method's responses, for the return type it was made for (a stub's never changes). */
@@ -94,6 +101,7 @@ export class DubboInvoker implements Invoker {
   /** Attachments every call carries (Java's AbstractInvoker: interface, group, token). */
   readonly #base: Readonly<Record<string, unknown>>;
   readonly #plans = new Map<string, MethodPlan>();
+  readonly #byTimeout = new Map<number, Attachments>();
   readonly #timeouts: AttemptTimeouts;
   readonly #slot: BodyOutputSlot;
   readonly #serializations: SerializationTable;
@@ -142,6 +150,7 @@ export class DubboInvoker implements Invoker {
         headTypes: undefined,
         head: undefined,
         encodedFor: NO_ATTACHMENTS,
+        lastOwn: undefined,
         encodedAttachments: new Map(),
         reader: undefined,
       };
@@ -182,12 +191,12 @@ export class DubboInvoker implements Invoker {
     );
   }
 
-  #attachments(inv: Invocation, timeoutMs: number): Attachments {
+  #attachments(own: Attachments, timeoutMs: number): Attachments {
     // Invocation attachments may override interface/group/token (as Java adds those if absent);
     // the attempt's timeout, path and version always name this attempt and this reference.
     return {
       ...this.#base,
-      ...inv.attachments,
+      ...own,
       [TIMEOUT_ATTACHMENT]: String(timeoutMs),
       path: this.#path,
       version: this.#version,
@@ -209,20 +218,57 @@ export class DubboInvoker implements Invoker {
   }
 
   /**
-   * The call's attachments: encoded once per timeout when the call adds none of its own or passes
-   * the same constant record as the calls before it, else encoded with the request.
+   * The attachments of a call written with its request, as the reference's constant ones, the
+   * call's own and the attempt's (`timeout`, `path`, `version`) in one map with no merged copy,
+   * unless the call's own name one of the others (then they are merged as {@link #attachments} says).
    */
-  #attachmentsOf(plan: MethodPlan, inv: Invocation, timeoutMs: number): Buffer | Attachments {
+  #inlineAttachments(own: Attachments, timeoutMs: number): Attachments | AttachmentParts {
+    for (const key in own) {
+      if (key in this.#base || key === TIMEOUT_ATTACHMENT || key === "path" || key === "version") {
+        return this.#attachments(own, timeoutMs);
+      }
+    }
+    return [this.#base, own, this.#attemptAttachments(timeoutMs)];
+  }
+
+  /** `timeout`, `path` and `version`, the attachments that name the attempt, kept per timeout. */
+  #attemptAttachments(timeoutMs: number): Attachments {
+    let attachments = this.#byTimeout.get(timeoutMs);
+    if (attachments === undefined) {
+      attachments = Object.freeze({
+        [TIMEOUT_ATTACHMENT]: String(timeoutMs),
+        path: this.#path,
+        version: this.#version,
+      });
+      if (this.#byTimeout.size >= ENCODED_ATTACHMENTS_LIMIT) this.#byTimeout.clear();
+      this.#byTimeout.set(timeoutMs, attachments);
+    }
+    return attachments;
+  }
+
+  /**
+   * The call's attachments: encoded once per timeout when the call adds none of its own or passes
+   * the same constant record as the call before it, else written with the request. A record seen
+   * once (a context's snapshot, new on every call) is not worth encoding apart and copying.
+   */
+  #attachmentsOf(
+    plan: MethodPlan,
+    inv: Invocation,
+    timeoutMs: number,
+  ): Buffer | Attachments | AttachmentParts {
     // A record without keys adds nothing, whichever object it is.
     const own = hasAnyAttachment(inv.attachments) ? inv.attachments : NO_ATTACHMENTS;
     if (own !== plan.encodedFor) {
-      if (!isConstantRecord(own)) return this.#attachments(inv, timeoutMs);
+      if (own !== plan.lastOwn || !isConstantRecord(own)) {
+        plan.lastOwn = own;
+        return this.#inlineAttachments(own, timeoutMs);
+      }
       plan.encodedFor = own;
       plan.encodedAttachments.clear();
     }
     let encoded = plan.encodedAttachments.get(timeoutMs);
     if (encoded === undefined) {
-      encoded = encodeAttachments(this.#slot, this.#attachments(inv, timeoutMs));
+      encoded = encodeAttachments(this.#slot, this.#attachments(own, timeoutMs));
       if (plan.encodedAttachments.size >= ENCODED_ATTACHMENTS_LIMIT) plan.encodedAttachments.clear();
       plan.encodedAttachments.set(timeoutMs, encoded);
     }

@@ -1,29 +1,52 @@
+// The per-body tables a reused writer keeps (back-references, class definitions, types) must
+// behave as fresh ones after every reset, below and beyond the entries they scan.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { java } from "../../core/index.js";
 import { BodyTable } from "./body-table.js";
+import { decodeHessian, encodeHessian, Hessian2Writer } from "./index.js";
 
-describe("hessian2 body table", () => {
-  it("body table - identity keys, overwrite, growth past the scanned entries, deleteWhere and clear", () => {
-    const table = new BodyTable<object, number>();
-    const keys = Array.from({ length: 20 }, () => ({}));
-    for (const [size, crossesToMap] of [
-      [5, false],
-      [20, true],
-    ] as const) {
-      for (let i = 0; i < size; i++) table.set(keys[i]!, i);
-      assert.equal(table.size, size, `size ${size} (map: ${crossesToMap})`);
-      assert.equal(table.get({}), undefined, "an equal-looking object is another key");
-      table.set(keys[1]!, 100);
-      assert.equal(table.get(keys[1]!), 100);
-      assert.equal(table.size, size);
-      table.deleteWhere((value) => value >= 3 && value < 100);
+const Item = java.Class("com.foo.Item", { id: java.int });
+const ItemList = java.List(Item);
+
+/** `count` distinct objects, each listed twice: the second is a back-reference. */
+function sharedItems(count: number): unknown[] {
+  const items = Array.from({ length: count }, (_, id) => ({ id }));
+  return [...items, ...items];
+}
+
+describe("BodyTable", () => {
+  it("finds, overwrites and forgets entries below and beyond the scan limit", () => {
+    for (const count of [3, 8, 9, 40]) {
+      const table = new BodyTable<object, number>();
+      const keys = Array.from({ length: count }, () => ({}));
+      for (const [i, key] of keys.entries()) table.set(key, i);
+      for (const [i, key] of keys.entries()) assert.equal(table.get(key), i);
+      table.set(keys[0]!, 99);
+      assert.equal(table.get(keys[0]!), 99);
+      assert.equal(table.size, count);
+      table.retain((value) => value < 2);
       assert.deepEqual(
-        keys.slice(0, size).map((k) => table.get(k)),
-        keys.slice(0, size).map((_, i) => (i === 1 ? 100 : i < 3 ? i : undefined)),
+        keys.map((key) => table.get(key)),
+        keys.map((_, i) => (i === 1 ? 1 : undefined)),
       );
       table.clear();
       assert.equal(table.size, 0);
-      assert.equal(table.get(keys[0]!), undefined);
+      assert.equal(table.get(keys[1]!), undefined);
+    }
+  });
+
+  it("lets a reused writer encode each body as a fresh writer does", () => {
+    const writer = new Hessian2Writer();
+    for (const count of [12, 2, 9, 1]) {
+      const value = sharedItems(count);
+      writer.writeValue(value, ItemList);
+      const bytes = Buffer.from(writer.toBuffer());
+      writer.reset();
+      assert.equal(bytes.toString("hex"), encodeHessian(value, ItemList).toString("hex"), `${count} items`);
+      const decoded = decodeHessian(bytes, ItemList) as unknown[];
+      assert.equal(JSON.stringify(decoded), JSON.stringify(value));
+      assert.equal(decoded[0], decoded[count], "the second listing is the same object");
     }
   });
 });

@@ -1,15 +1,15 @@
-/** Entries kept in the scanned arrays; past this the table moves to a Map until cleared. */
-const SCANNED_ENTRIES = 8;
+/** Entries a table scans before it moves them into a `Map`. */
+const SCAN_LIMIT = 8;
 
 /**
- * A key -> value table a writer keeps per frame body and clears for the next one (written objects,
- * class definitions, type names). Most bodies hold a handful of entries: those are kept in two
- * arrays that are scanned and reused, so clearing allocates nothing, where a fresh `Map` per body
- * cost about 200 bytes on every response. Keys compare by identity (`===`), as a Map's do.
+ * A key → value table of one frame body (its back-references, class definitions or types), reused
+ * from body to body. Most bodies hold a handful of entries, which a scan of two arrays finds
+ * without hashing, and `clear()` then only forgets them: no `Map` is allocated per body. Past
+ * {@link SCAN_LIMIT} entries a `Map` takes over until the next `clear()`. Keys compare with `===`.
  */
 export class BodyTable<K, V> {
-  #keys: (K | undefined)[] = [];
-  #values: (V | undefined)[] = [];
+  readonly #keys: Array<K | undefined> = [];
+  readonly #values: Array<V | undefined> = [];
   #count = 0;
   #map: Map<K, V> | undefined;
 
@@ -36,48 +36,48 @@ export class BodyTable<K, V> {
         return;
       }
     }
-    if (this.#count < SCANNED_ENTRIES) {
+    if (this.#count < SCAN_LIMIT) {
       keys[this.#count] = key;
-      this.#values[this.#count++] = value;
+      this.#values[this.#count] = value;
+      this.#count++;
       return;
     }
     const map = new Map<K, V>();
     for (let i = 0; i < this.#count; i++) map.set(keys[i] as K, this.#values[i] as V);
     map.set(key, value);
-    this.clearArrays();
+    this.#forgetScanned();
     this.#map = map;
   }
 
-  /** Drops the entries whose value `drop` picks (a rolled-back value's). */
-  deleteWhere(drop: (value: V) => boolean): void {
+  /** Keeps only the entries whose value `keep` accepts (a half-written value rolled back). */
+  retain(keep: (value: V) => boolean): void {
     if (this.#map !== undefined) {
-      for (const [key, value] of this.#map) if (drop(value)) this.#map.delete(key);
+      for (const [key, value] of this.#map) if (!keep(value)) this.#map.delete(key);
       return;
     }
     let kept = 0;
     for (let i = 0; i < this.#count; i++) {
-      if (drop(this.#values[i] as V)) continue;
+      const value = this.#values[i] as V;
+      if (!keep(value)) continue;
       this.#keys[kept] = this.#keys[i];
-      this.#values[kept++] = this.#values[i];
+      this.#values[kept] = value;
+      kept++;
     }
-    for (let i = kept; i < this.#count; i++) {
-      this.#keys[i] = undefined;
-      this.#values[i] = undefined;
-    }
+    const count = this.#count;
     this.#count = kept;
+    this.#keys.fill(undefined, kept, count);
+    this.#values.fill(undefined, kept, count);
   }
 
+  /** Forgets every entry (and lets go of the keys, which are the caller's values). */
   clear(): void {
     this.#map = undefined;
-    this.clearArrays();
+    this.#forgetScanned();
   }
 
-  /** Empties the arrays, letting go of the keys (written objects must not stay alive here). */
-  private clearArrays(): void {
-    for (let i = 0; i < this.#count; i++) {
-      this.#keys[i] = undefined;
-      this.#values[i] = undefined;
-    }
+  #forgetScanned(): void {
+    this.#keys.fill(undefined, 0, this.#count);
+    this.#values.fill(undefined, 0, this.#count);
     this.#count = 0;
   }
 }

@@ -177,6 +177,31 @@ export abstract class ContainerWriter extends GraphWriter {
     this.writeEnd();
     this.depth--;
   }
+
+  /**
+   * One untyped map of every entry of `records` in order: the bytes `writePlainMap` writes for the
+   * record merging them, when their keys are distinct (the caller's promise), without that record.
+   */
+  protected writeMergedMap(records: readonly Readonly<Record<string, unknown>>[]): void {
+    this.claimAnonymousRef();
+    this.enter();
+    this.writeMapHeader(null);
+    let key = "";
+    try {
+      for (const record of records) {
+        const slots = slotTypesOf(record);
+        for (key in record) {
+          this.writeString(key);
+          if (slots === undefined) this.writeAny(record[key]);
+          else this.writeMember(record[key], undefined, slots, key);
+        }
+      }
+    } catch (error) {
+      throw withSegment(error, `.${key}`);
+    }
+    this.writeEnd();
+    this.depth--;
+  }
 }
 
 /** A map key in an error path: text and numbers as themselves, anything else by its shape only. */

@@ -22,7 +22,7 @@ function sameFields(a: readonly string[], b: readonly string[]): boolean {
  * Java reader numbers them, even when it has no JS identity (a BigDecimal written from a string).
  */
 export class GraphWriter extends OutputBuffer {
-  private readonly refs = new BodyTable<object, number>();
+  protected readonly refs = new BodyTable<object, number>();
   protected refCount = 0;
   private readonly classDefs = new BodyTable<string, ClassDefinition>();
   private classCount = 0;
@@ -169,11 +169,11 @@ export class GraphWriter extends OutputBuffer {
   protected rollback(mark: WriterMark): void {
     this.pos = this.start + mark.length;
     this.refCount = mark.refCount;
-    this.refs.deleteWhere((index) => index >= mark.refCount);
+    this.refs.retain((index) => index < mark.refCount);
     this.classCount = mark.classCount;
     this.forgetLastClass();
-    this.classDefs.deleteWhere((def) => def.index >= mark.classCount);
-    this.types.deleteWhere((index) => index >= mark.typeCount);
+    this.classDefs.retain((def) => def.index < mark.classCount);
+    this.types.retain((index) => index < mark.typeCount);
   }
 
   /**

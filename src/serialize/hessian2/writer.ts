@@ -38,6 +38,19 @@ export class Hessian2Writer extends UntypedWriter {
     return this;
   }
 
+  /** One untyped map of the entries of `records`, in order (the body output's `writeMerged`). */
+  writeMerged(records: readonly Readonly<Record<string, unknown>>[], path = "value"): this {
+    const mark = this.mark();
+    try {
+      this.writeMergedMap(records);
+    } catch (error) {
+      this.rollback(mark);
+      this.depth = 0;
+      throw toEncodeError(error, path);
+    }
+    return this;
+  }
+
   /**
    * Writes `values[index]` as `type`, or, where `type` is absent or Object, as the Java type the
    * array recorded for that slot when it was decoded (see `Hessian2Reader.readSlot`).

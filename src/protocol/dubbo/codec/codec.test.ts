@@ -48,6 +48,22 @@ const SAY_HELLO = {
   attachments: { path: IFACE, version: "0.0.0" },
 };
 
+const GreetUser = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.long });
+
+/** A `greet(User, int)` request with these attachments. */
+function greetFields(attachments: Record<string, unknown>) {
+  return {
+    dubboVersion: "2.0.2",
+    path: IFACE,
+    version: "1.0.0",
+    method: "greet",
+    descriptor: "Lorg/apache/dubbo/demo/User;I",
+    parameterTypes: [GreetUser, java.int],
+    args: [{ name: "Ann", age: 41 }, 7],
+    attachments,
+  };
+}
+
 describe("dubbo codec", () => {
   it('request golden - sayHello("world") as Java\'s DubboCodec.encodeRequestData writes it', () => {
     const body = encodeRequestBody(new BodyOutputSlot(HESSIAN2), SAY_HELLO);
@@ -69,17 +85,10 @@ describe("dubbo codec", () => {
   });
 
   it("request - the provider reads it back: head, typed arguments and attachments", () => {
-    const User = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.long });
-    const body = encodeRequestBody(new BodyOutputSlot(HESSIAN2), {
-      dubboVersion: "2.0.2",
-      path: IFACE,
-      version: "1.0.0",
-      method: "greet",
-      descriptor: "Lorg/apache/dubbo/demo/User;I",
-      parameterTypes: [User, java.int],
-      args: [{ name: "Ann", age: 41 }, 7],
-      attachments: { timeout: 3000, traceId: "t-1" },
-    });
+    const body = encodeRequestBody(
+      new BodyOutputSlot(HESSIAN2),
+      greetFields({ timeout: 3000, traceId: "t-1" }),
+    );
     const reader = HESSIAN2.createInput(body);
     const head = readRequestHead(reader);
     assert.deepEqual(
@@ -92,31 +101,24 @@ describe("dubbo codec", () => {
         descriptor: "Lorg/apache/dubbo/demo/User;I",
       },
     );
-    const { args, attachments } = readRequestTail(reader, [User, java.int]);
+    const { args, attachments } = readRequestTail(reader, [GreetUser, java.int]);
     assert.deepEqual({ ...(args[0] as object) }, { name: "Ann", age: 41 });
     assert.equal(args[1], 7);
     assert.deepEqual(attachments, { timeout: 3000, traceId: "t-1" });
   });
 
-  it("request frame - 16 bytes of header room, then the very bytes of the body, from encoded parts or a record", () => {
-    const User = java.Class("org.apache.dubbo.demo.User", { name: java.String, age: java.long });
-    const slot = new BodyOutputSlot(HESSIAN2);
-    const fields = {
-      dubboVersion: "2.0.2",
-      path: IFACE,
-      version: "1.0.0",
-      method: "greet",
-      descriptor: "Lorg/apache/dubbo/demo/User;I",
-      parameterTypes: [User, java.int],
-      args: [{ name: "Ann", age: 41 }, 7],
-      attachments: { interface: IFACE, timeout: "3000", path: IFACE, version: "1.0.0" },
-    };
-    const body = Buffer.from(encodeRequestBody(slot, fields));
-    const head = encodeRequestHead(slot, fields);
-    for (const attachments of [encodeAttachments(slot, fields.attachments), fields.attachments]) {
-      const frame = encodeRequestFrame(slot, head, fields.parameterTypes, fields.args, attachments);
-      assert.equal(frame.length, 16 + body.length);
-      assert.equal(frame.subarray(16).toString("hex"), body.toString("hex"));
+  it("request frame - 16 bytes of header room, then the very bytes of the body, from encoded parts, a record or its parts", () => {
+    for (const serialization of [HESSIAN2, JSON_SERIALIZATION]) {
+      const slot = new BodyOutputSlot(serialization);
+      const fields = greetFields({ interface: IFACE, timeout: "3000", path: IFACE, version: "1.0.0" });
+      const body = Buffer.from(encodeRequestBody(slot, fields));
+      const head = encodeRequestHead(slot, fields);
+      const parts = [{ interface: IFACE }, { timeout: "3000" }, { path: IFACE, version: "1.0.0" }];
+      for (const attachments of [encodeAttachments(slot, fields.attachments), fields.attachments, parts]) {
+        const frame = encodeRequestFrame(slot, head, fields.parameterTypes, fields.args, attachments);
+        assert.equal(frame.length, 16 + body.length, serialization.name);
+        assert.equal(frame.subarray(16).toString("hex"), body.toString("hex"), serialization.name);
+      }
     }
   });
 
@@ -200,6 +202,35 @@ describe("dubbo codec", () => {
     const decoded = decodeResponseBody(HESSIAN2, body, java.String);
     assert.equal(decoded.value, "Hello world");
     assert.deepEqual(decoded.attachments, { dubbo: "2.0.2" });
+  });
+
+  it("response attachments - the bytes of { dubbo } alone decode to one shared record; any other map is read", () => {
+    const slot = new BodyOutputSlot(HESSIAN2);
+    for (const serialization of [HESSIAN2, JSON_SERIALIZATION]) {
+      const plain = new BodyOutputSlot(serialization);
+      const first = decodeResponseBody(
+        serialization,
+        encodeValueResponse(plain, "a", java.String, true, {}),
+        java.String,
+      );
+      const second = decodeResponseBody(
+        serialization,
+        encodeValueResponse(plain, null, java.String, true, {}),
+        java.String,
+      );
+      assert.deepEqual(first.attachments, { dubbo: "2.0.2" }, serialization.name);
+      assert.equal(
+        first.attachments,
+        second.attachments,
+        `${serialization.name}: no map decoded per response`,
+      );
+      assert.ok(Object.isFrozen(first.attachments));
+    }
+    const more = encodeValueResponse(slot, "a", java.String, true, { region: "eu" });
+    assert.deepEqual(decodeResponseBody(HESSIAN2, more, java.String).attachments, {
+      region: "eu",
+      dubbo: "2.0.2",
+    });
   });
 
   it("response golden - null and values without attachments (flags 2 and 1) for older callers", () => {

@@ -65,15 +65,26 @@ export function encodeAttachments(
 }
 
 /**
+ * A request's attachments map given as records whose keys are distinct, sent as the one map that
+ * merges them (a reference's constant attachments and the call's own, without a copy per call).
+ */
+export type AttachmentParts = readonly Readonly<Record<string, unknown>>[];
+
+function writeAttachmentParts(output: ObjectOutput, parts: AttachmentParts): void {
+  if (output.writeMerged !== undefined) output.writeMerged(parts, "attachments");
+  else output.writeValue(Object.assign({}, ...parts), undefined, "attachments");
+}
+
+/**
  * A whole request after 16 bytes left for the frame header, from the method's encoded head and
- * either encoded attachments or an attachments record.
+ * either encoded attachments, an attachments record or its parts.
  */
 export function encodeRequestFrame(
   slot: BodyOutputSlot,
   head: Uint8Array,
   parameterTypes: readonly JavaType[],
   args: readonly unknown[],
-  attachments: Uint8Array | Readonly<Record<string, unknown>>,
+  attachments: Uint8Array | Readonly<Record<string, unknown>> | AttachmentParts,
 ): Buffer {
   const output = slot.take(true);
   let failed = true;
@@ -81,6 +92,7 @@ export function encodeRequestFrame(
     output.writeBytes(head);
     writeArgs(output, parameterTypes, args);
     if (attachments instanceof Uint8Array) output.writeBytes(attachments);
+    else if (Array.isArray(attachments)) writeAttachmentParts(output, attachments);
     else output.writeValue(attachments, undefined, "attachments");
     const frame = output.finish();
     failed = false;

@@ -6,7 +6,7 @@ import {
   type JavaType,
   RpcError,
 } from "../../../core/index.js";
-import type { Serialization } from "../../../serialize/index.js";
+import type { ObjectInput, Serialization } from "../../../serialize/index.js";
 import { HEADER_LENGTH } from "../framing/index.js";
 import { type BodyOutputSlot, toAttachmentRecord } from "./body-output.js";
 
@@ -130,6 +130,37 @@ function asBizError(value: unknown): BizError {
   return new BizError(`the provider answered with an exception that is not a Throwable: ${String(value)}`);
 }
 
+/** `{ dubbo: "2.0.2" }` as each serialization writes it, to recognise the attachments of nearly every response. */
+const versionOnlyIn = new WeakMap<Serialization, Buffer>();
+
+function versionOnlyBytesIn(serialization: Serialization): Buffer {
+  let bytes = versionOnlyIn.get(serialization);
+  if (bytes === undefined) {
+    const output = serialization.createOutput();
+    output.writeValue(VERSION_ONLY);
+    bytes = Buffer.from(output.finish());
+    versionOnlyIn.set(serialization, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * The attachments that end a response. When they are the very bytes of `{ dubbo: "2.0.2" }` (all a
+ * provider adds unless the user set some), the shared frozen record stands for them: no map is
+ * decoded and copied per response.
+ */
+function readAttachments(serialization: Serialization, reader: ObjectInput, body: Buffer): Attachments {
+  const versionOnly = versionOnlyBytesIn(serialization);
+  const at = reader.offset;
+  if (
+    reader.remaining === versionOnly.length &&
+    body.compare(versionOnly, 0, versionOnly.length, at, at + versionOnly.length) === 0
+  ) {
+    return VERSION_ONLY;
+  }
+  return toAttachmentRecord(reader.readValue());
+}
+
 /** Java's `DecodeableRpcResult.decode`: the flag picks which of value, exception, attachments follow. */
 export function decodeResponseBody(
   serialization: Serialization,
@@ -147,14 +178,14 @@ export function decodeResponseBody(
     case ResponseFlag.WITH_EXCEPTION:
       return { value: undefined, exception: asBizError(reader.readValue()), attachments: NO_ATTACHMENTS };
     case ResponseFlag.NULL_VALUE_WITH_ATTACHMENTS:
-      return { value: null, exception: undefined, attachments: toAttachmentRecord(reader.readValue()) };
+      return { value: null, exception: undefined, attachments: readAttachments(serialization, reader, body) };
     case ResponseFlag.VALUE_WITH_ATTACHMENTS: {
       const value = reader.readValue(type);
-      return { value, exception: undefined, attachments: toAttachmentRecord(reader.readValue()) };
+      return { value, exception: undefined, attachments: readAttachments(serialization, reader, body) };
     }
     case ResponseFlag.WITH_EXCEPTION_WITH_ATTACHMENTS: {
       const exception = asBizError(reader.readValue());
-      return { value: undefined, exception, attachments: toAttachmentRecord(reader.readValue()) };
+      return { value: undefined, exception, attachments: readAttachments(serialization, reader, body) };
     }
     default:
       throw new RpcError(

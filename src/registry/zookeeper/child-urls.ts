@@ -1,6 +1,7 @@
 import { Url } from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
 import { isMatch } from "../url-match.js";
+import { childrenSplice } from "./children-splice.js";
 import { ENCODED_PROTOCOL_SEPARATOR } from "./zk-paths.js";
 
 /** Children parsed per event-loop turn by `prepare`. */
@@ -9,17 +10,24 @@ const PARSES_PER_TURN = 500;
 /** A child that is not a URL this subscription wants (unreadable, or not matching). */
 const SKIPPED = null;
 
+type Parsed = Url | typeof SKIPPED;
+
 /**
  * The URLs of one subscription's children on one category path, parsed once per child name: a
  * change of one child among 10 000 decodes and matches that child only, and every unchanged child
  * keeps its `Url` object, which is what lets the directory above keep its invoker without
- * re-merging it. Only the current children are remembered.
+ * re-merging it. The last children are kept with what each became, position by position, and a
+ * new read is compared with them in place (see children-splice.ts), so a change costs the
+ * comparison and what changed, not a lookup of every name.
  */
 export class ChildUrls {
   readonly #subscription: Url;
   readonly #logger: RegistryLogger;
   readonly #describePath: string;
-  #byChild = new Map<string, Url | typeof SKIPPED>();
+  #children: readonly string[] = [];
+  #parsed: readonly Parsed[] = [];
+  /** Children `prepare` parsed ahead of the next `urls`. */
+  #ahead = new Map<string, Parsed>();
 
   constructor(subscription: Url, describePath: string, logger: RegistryLogger) {
     this.#subscription = subscription;
@@ -27,18 +35,25 @@ export class ChildUrls {
     this.#logger = logger;
   }
 
-  /** The URLs of `children` this subscription matches, in the children's order. */
+  /** The URLs of `children` (distinct names, as ZooKeeper lists them) this subscription matches, in their order. */
   urls(children: readonly string[]): Url[] {
-    const previous = this.#byChild;
-    const next = new Map<string, Url | typeof SKIPPED>();
-    const out: Url[] = [];
-    for (const child of children) {
-      let url = previous.get(child);
-      if (url === undefined) url = this.#parse(child);
-      next.set(child, url);
-      if (url !== SKIPPED) out.push(url);
+    const { start, beforeEnd, afterEnd } = childrenSplice(this.#children, children);
+    const previous = this.#parsed;
+    // What left the middle may have moved within it (a rehash reorders ZooKeeper's list).
+    const moved = this.#ahead;
+    for (let i = start; i < beforeEnd; i++) moved.set(this.#children[i]!, previous[i]!);
+    const parsed: Parsed[] = previous.slice(0, start);
+    for (let i = start; i < afterEnd; i++) {
+      const child = children[i]!;
+      const known = moved.get(child);
+      parsed.push(known === undefined ? this.#parse(child) : known);
     }
-    this.#byChild = next;
+    for (let i = beforeEnd; i < previous.length; i++) parsed.push(previous[i]!);
+    this.#children = children;
+    this.#parsed = parsed;
+    this.#ahead = new Map();
+    const out: Url[] = [];
+    for (const url of parsed) if (url !== SKIPPED) out.push(url);
     return out;
   }
 
@@ -47,16 +62,17 @@ export class ChildUrls {
    * turn, so the first read of 10 000 providers does not hold the loop for the whole parse.
    */
   async prepare(children: readonly string[]): Promise<void> {
+    const known = new Set(this.#children);
     let parsed = 0;
     for (const child of children) {
-      if (this.#byChild.has(child)) continue;
-      this.#byChild.set(child, this.#parse(child));
+      if (known.has(child) || this.#ahead.has(child)) continue;
+      this.#ahead.set(child, this.#parse(child));
       parsed += 1;
       if (parsed % PARSES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
-  #parse(child: string): Url | typeof SKIPPED {
+  #parse(child: string): Parsed {
     // Java reads only children that contain an encoded "://".
     if (!child.includes(ENCODED_PROTOCOL_SEPARATOR)) return SKIPPED;
     let url: Url;

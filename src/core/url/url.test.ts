@@ -93,7 +93,9 @@ describe("Url", () => {
       assert.equal(url.has("weight"), true);
       assert.equal(url.has("warmup"), false);
       const seen: string[] = [];
-      url.params.forEach((value, key) => seen.push(`${key}=${value}`));
+      url.params.forEach((value, key) => {
+        seen.push(`${key}=${value}`);
+      });
       assert.deepEqual(
         seen,
         [...expected].map(([k, v]) => `${k}=${v}`),

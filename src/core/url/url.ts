@@ -37,10 +37,12 @@ function paramMap(params: UrlParts["params"]): Map<string, string> {
 }
 
 /**
- * Read-only parameter views a Url holds as they are (see `Url.over`): no copy, and no `default.`
- * mirroring, since such a view answers for its own keys.
+ * The read-only parameter view `Url.over` is building a Url around, set only during that
+ * constructor call: the constructor holds it as it is (no copy, and no `default.` mirroring, since
+ * such a view answers for its own keys). A flag for the one call, where a set of every view ever
+ * held cost a weak-set entry per merged provider URL.
  */
-const heldAsIs = new WeakSet<object>();
+let heldView: ReadonlyMap<string, string> | undefined;
 
 /** Java mirrors `default.x` to `x` when `x` is absent, so old registrations keep working. */
 function withMirroredDefaults(params: Map<string, string>): Map<string, string> {
@@ -86,7 +88,7 @@ export class Url {
     this.path = parts.path.startsWith("/") ? parts.path.slice(1) : parts.path;
     const given = parts.params;
     this.#params =
-      given instanceof ShapedParams || (given !== undefined && heldAsIs.has(given))
+      given !== undefined && (given === heldView || given instanceof ShapedParams)
         ? (given as ReadonlyMap<string, string>)
         : withMirroredDefaults(paramMap(given));
     Object.freeze(this);
@@ -99,8 +101,12 @@ export class Url {
    * their parameters once, not once parsed and once merged.
    */
   static over(parts: Omit<UrlParts, "params">, params: ReadonlyMap<string, string>): Url {
-    heldAsIs.add(params);
-    return new Url({ ...parts, params });
+    heldView = params;
+    try {
+      return new Url({ ...parts, params });
+    } finally {
+      heldView = undefined;
+    }
   }
 
   /**
@@ -212,16 +218,17 @@ export class Url {
   }
 
   with(parts: Partial<Omit<UrlParts, "params">>): Url {
-    return new Url({
+    const next = {
       protocol: parts.protocol ?? this.protocol,
       username: "username" in parts ? parts.username : this.username,
       password: "password" in parts ? parts.password : this.password,
       host: parts.host ?? this.host,
       port: parts.port ?? this.port,
       path: parts.path ?? this.path,
-      // Shared, not copied: no Url ever changes its map after its constructor.
-      params: handOver(this.#params as Map<string, string>),
-    });
+    };
+    // Shared, not copied: no Url ever changes its map after its constructor.
+    const params = this.#params;
+    return params instanceof Map ? new Url({ ...next, params: handOver(params) }) : Url.over(next, params);
   }
 
   /** A new Url with these parameters set (an `undefined` value removes the key). */

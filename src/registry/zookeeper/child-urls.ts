@@ -12,6 +12,12 @@ const SKIPPED = null;
 
 type Parsed = Url | typeof SKIPPED;
 
+/** A read of the children and what each became, position by position. */
+interface ParsedRead {
+  readonly children: readonly string[];
+  readonly parsed: readonly Parsed[];
+}
+
 /**
  * The URLs of one subscription's children on one category path, parsed once per child name: a
  * change of one child among 10 000 decodes and matches that child only, and every unchanged child
@@ -26,8 +32,8 @@ export class ChildUrls {
   readonly #describePath: string;
   #children: readonly string[] = [];
   #parsed: readonly Parsed[] = [];
-  /** Children `prepare` parsed ahead of the next `urls`. */
-  #ahead = new Map<string, Parsed>();
+  /** The read `prepare` parsed ahead of the next `urls`, position by position. */
+  #ahead: ParsedRead | undefined;
 
   constructor(subscription: Url, describePath: string, logger: RegistryLogger) {
     this.#subscription = subscription;
@@ -37,10 +43,40 @@ export class ChildUrls {
 
   /** The URLs of `children` (distinct names, as ZooKeeper lists them) this subscription matches, in their order. */
   urls(children: readonly string[]): Url[] {
+    const ahead = this.#ahead;
+    this.#ahead = undefined;
+    const parsed =
+      ahead !== undefined && ahead.children === children && this.#children.length === 0
+        ? ahead.parsed
+        : this.#spliced(children, ahead);
+    this.#children = children;
+    this.#parsed = parsed;
+    const out: Url[] = [];
+    for (const url of parsed) if (url !== SKIPPED) out.push(url);
+    return out;
+  }
+
+  /**
+   * Parses a first read ahead for `urls`, a bounded number per event-loop turn, so the first read
+   * of 10 000 providers does not hold the loop for the whole parse.
+   */
+  async prepare(children: readonly string[]): Promise<void> {
+    const parsed: Parsed[] = [];
+    for (const child of children) {
+      parsed.push(this.#parse(child));
+      if (parsed.length % PARSES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.#ahead = { children, parsed };
+  }
+
+  /** The last read's results with the middle that changed looked up or parsed (see children-splice.ts). */
+  #spliced(children: readonly string[], ahead: ParsedRead | undefined): Parsed[] {
     const { start, beforeEnd, afterEnd } = childrenSplice(this.#children, children);
     const previous = this.#parsed;
     // What left the middle may have moved within it (a rehash reorders ZooKeeper's list).
-    const moved = this.#ahead;
+    const moved = new Map<string, Parsed>();
+    if (ahead !== undefined)
+      for (let i = 0; i < ahead.children.length; i++) moved.set(ahead.children[i]!, ahead.parsed[i]!);
     for (let i = start; i < beforeEnd; i++) moved.set(this.#children[i]!, previous[i]!);
     const parsed: Parsed[] = previous.slice(0, start);
     for (let i = start; i < afterEnd; i++) {
@@ -49,27 +85,7 @@ export class ChildUrls {
       parsed.push(known === undefined ? this.#parse(child) : known);
     }
     for (let i = beforeEnd; i < previous.length; i++) parsed.push(previous[i]!);
-    this.#children = children;
-    this.#parsed = parsed;
-    this.#ahead = new Map();
-    const out: Url[] = [];
-    for (const url of parsed) if (url !== SKIPPED) out.push(url);
-    return out;
-  }
-
-  /**
-   * Parses the children not seen yet into the cache `urls` reads, a bounded number per event-loop
-   * turn, so the first read of 10 000 providers does not hold the loop for the whole parse.
-   */
-  async prepare(children: readonly string[]): Promise<void> {
-    const known = new Set(this.#children);
-    let parsed = 0;
-    for (const child of children) {
-      if (known.has(child) || this.#ahead.has(child)) continue;
-      this.#ahead.set(child, this.#parse(child));
-      parsed += 1;
-      if (parsed % PARSES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
+    return parsed;
   }
 
   #parse(child: string): Parsed {

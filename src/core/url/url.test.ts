@@ -65,6 +65,53 @@ describe("Url", () => {
     assert.equal(javaUrlDecode(url.get("rule") ?? ""), "host=1&method=x");
   });
 
+  it("decode - URLs read one after another each keep their own values, as alike or as different as they are", () => {
+    const node = (i: number, extra: string): string =>
+      Url.parse(
+        `dubbo://10.0.${i >> 8}.${i & 255}:20880/S?application=a b&${extra}pid=${i}&side=provider`,
+      ).encode();
+    // More distinct values than a name shares, and a parameter that shifts the others' positions.
+    for (let i = 0; i < 600; i++) {
+      const url = Url.decode(node(i, i % 7 === 0 ? "anyhost=true&" : ""));
+      assert.equal(url.host, `10.0.${i >> 8}.${i & 255}`);
+      assert.equal(url.get("pid"), String(i));
+      assert.equal(url.get("application"), "a b");
+      assert.equal(url.get("anyhost"), i % 7 === 0 ? "true" : undefined);
+      assert.equal(url.get("side"), "provider");
+    }
+  });
+
+  it("decode - URLs of one shape read as a Map of the same entries, in the same order", () => {
+    const text = "dubbo://10.0.0.1:20880/S?anyhost=true&application=a&pid=1&side=provider&weight=100";
+    for (const host of ["10.0.0.1", "10.0.0.2"]) {
+      const url = Url.decode(Url.parse(text.replace("10.0.0.1", host)).encode());
+      const expected = Url.parse(text).params;
+      assert.deepEqual([...url.params], [...expected]);
+      assert.deepEqual([...url.params.keys()], [...expected.keys()]);
+      assert.deepEqual([...url.params.values()], [...expected.values()]);
+      assert.equal(url.params.size, expected.size);
+      assert.equal(url.has("weight"), true);
+      assert.equal(url.has("warmup"), false);
+      const seen: string[] = [];
+      url.params.forEach((value, key) => {
+        seen.push(`${key}=${value}`);
+      });
+      assert.deepEqual(
+        seen,
+        [...expected].map(([k, v]) => `${k}=${v}`),
+      );
+      assert.equal(url.toString(), text.replace("10.0.0.1", host));
+    }
+  });
+
+  it("decode - a repeated name keeps its last value and default. names still mirror after a shaped URL", () => {
+    Url.decode(Url.parse("dubbo://h:1/S?a=1&b=2").encode());
+    const repeated = Url.decode("dubbo%3A%2F%2Fh%3A1%2FS%3Fa%3D1%26a%3D3");
+    assert.deepEqual([...repeated.params], [["a", "3"]]);
+    const mirrored = Url.decode(Url.parse("dubbo://h:1/S?a=1&default.b=2").encode());
+    assert.equal(mirrored.get("b"), "2");
+  });
+
   it("javaUrlEncode - escapes !'()~ and writes space as '+', keeps .-*_", () => {
     assert.equal(javaUrlEncode("a b!c'd(e)f~g.h-i*j_k"), "a+b%21c%27d%28e%29f%7Eg.h-i*j_k");
     assert.equal(javaUrlEncode("中"), "%E4%B8%AD");

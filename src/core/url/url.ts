@@ -1,3 +1,5 @@
+import { EncodedQueryReader, queryStart } from "./encoded-query.js";
+import { ShapedParams } from "./shaped-params.js";
 import { javaUrlDecode, javaUrlEncode } from "./url-encoding.js";
 
 /**
@@ -35,38 +37,30 @@ function paramMap(params: UrlParts["params"]): Map<string, string> {
 }
 
 /**
- * Read-only parameter views a Url holds as they are (see `Url.over`): no copy, and no `default.`
- * mirroring, since such a view answers for its own keys.
+ * The read-only parameter view `Url.over` is building a Url around, set only during that
+ * constructor call: the constructor holds it as it is (no copy, and no `default.` mirroring, since
+ * such a view answers for its own keys). A flag for the one call, where a set of every view ever
+ * held cost a weak-set entry per merged provider URL.
  */
-const heldAsIs = new WeakSet<object>();
+let heldView: ReadonlyMap<string, string> | undefined;
 
 /** Java mirrors `default.x` to `x` when `x` is absent, so old registrations keep working. */
 function withMirroredDefaults(params: Map<string, string>): Map<string, string> {
-  for (const [k, v] of params) {
+  for (const k of params.keys()) {
     if (k.startsWith(DEFAULT_KEY_PREFIX) && k.length > DEFAULT_KEY_PREFIX.length) {
       const bare = k.slice(DEFAULT_KEY_PREFIX.length);
-      if (!params.has(bare)) params.set(bare, v);
+      if (!params.has(bare)) params.set(bare, params.get(k) as string);
     }
   }
   return params;
 }
 
-const LOWER_CASE_SEPARATOR = /%3f|%26|%3d/;
+/** Shared by every decoded URL (see `EncodedQueryReader`). */
+const queryReader = new EncodedQueryReader();
 
-/** Strings `shared` hands out; cleared when full, so values seen once (pid, timestamp) cannot pile up. */
-const sharedStrings = new Map<string, string>();
-const SHARED_STRINGS_MAX = 4096;
-
-/**
- * The one copy of `text` kept for decoded URLs: names and the values providers of one service
- * repeat (application, interface, methods, versions) are then stored once, not once per URL.
- */
-function shared(text: string): string {
-  const known = sharedStrings.get(text);
-  if (known !== undefined) return known;
-  if (sharedStrings.size >= SHARED_STRINGS_MAX) sharedStrings.clear();
-  sharedStrings.set(text, text);
-  return text;
+/** A decoder's parameters for the constructor: a `ShapedParams` as it is, a fresh `Map` handed over. */
+function handOverMap(params: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+  return params instanceof Map ? handOver(params) : params;
 }
 
 function handOver(params: Map<string, string>): Map<string, string> {
@@ -94,7 +88,7 @@ export class Url {
     this.path = parts.path.startsWith("/") ? parts.path.slice(1) : parts.path;
     const given = parts.params;
     this.#params =
-      given !== undefined && heldAsIs.has(given)
+      given !== undefined && (given === heldView || given instanceof ShapedParams)
         ? (given as ReadonlyMap<string, string>)
         : withMirroredDefaults(paramMap(given));
     Object.freeze(this);
@@ -107,8 +101,12 @@ export class Url {
    * their parameters once, not once parsed and once merged.
    */
   static over(parts: Omit<UrlParts, "params">, params: ReadonlyMap<string, string>): Url {
-    heldAsIs.add(params);
-    return new Url({ ...parts, params });
+    heldView = params;
+    try {
+      return new Url({ ...parts, params });
+    } finally {
+      heldView = undefined;
+    }
   }
 
   /**
@@ -116,101 +114,34 @@ export class Url {
    * problem for input that is not a URL.
    */
   static parse(text: string): Url {
-    if (typeof text !== "string" || text.trim() === "") {
-      throw new TypeError(
-        `a URL is required, e.g. dubbo://127.0.0.1:20880/com.foo.DemoService (got ${JSON.stringify(text)})`,
-      );
-    }
-    let rest = text.trim();
+    const { parts, query } = splitUrl(text);
     const params: Array<[string, string]> = [];
-    const query = rest.indexOf("?");
-    if (query >= 0) {
-      for (const pair of rest.slice(query + 1).split("&")) {
+    if (query !== undefined) {
+      for (const pair of query.split("&")) {
         if (pair === "") continue;
         const eq = pair.indexOf("=");
         if (eq < 0) params.push([pair, pair]);
         else if (eq > 0) params.push([pair.slice(0, eq), pair.slice(eq + 1)]);
       }
-      rest = rest.slice(0, query);
     }
-    const schemeEnd = rest.indexOf("://");
-    let protocol = "";
-    if (schemeEnd >= 0) {
-      protocol = rest.slice(0, schemeEnd);
-      if (!/^[A-Za-z][A-Za-z0-9+.-]*$/.test(protocol)) {
-        throw new TypeError(
-          `"${text}" has an invalid protocol "${protocol}" (expected letters, e.g. dubbo://)`,
-        );
-      }
-      rest = rest.slice(schemeEnd + 3);
-    } else if (/^[A-Za-z][A-Za-z0-9+.-]*:\//.test(rest)) {
-      throw new TypeError(`"${text}" is not a URL: the protocol must be followed by "://"`);
-    }
-    let path = "";
-    const slash = rest.indexOf("/");
-    if (slash >= 0) {
-      path = rest.slice(slash + 1);
-      rest = rest.slice(0, slash);
-    }
-    let username: string | undefined;
-    let password: string | undefined;
-    const at = rest.lastIndexOf("@");
-    if (at >= 0) {
-      const user = rest.slice(0, at);
-      const colon = user.indexOf(":");
-      username = colon >= 0 ? user.slice(0, colon) : user;
-      password = colon >= 0 ? user.slice(colon + 1) : undefined;
-      rest = rest.slice(at + 1);
-    }
-    let host = rest;
-    let port = 0;
-    if (rest.startsWith("[")) {
-      const close = rest.indexOf("]");
-      if (close < 0) throw new TypeError(`"${text}" has an unterminated IPv6 address "${rest}"`);
-      host = rest.slice(1, close);
-      const after = rest.slice(close + 1);
-      if (after !== "") {
-        if (!/^:\d+$/.test(after)) throw new TypeError(`"${text}" has an invalid port "${after.slice(1)}"`);
-        port = Number(after.slice(1));
-      }
-    } else if (rest.includes(":")) {
-      const colon = rest.lastIndexOf(":");
-      const portText = rest.slice(colon + 1);
-      if (!/^\d+$/.test(portText))
-        throw new TypeError(`"${text}" has an invalid port "${portText}" (expected 0-65535)`);
-      host = rest.slice(0, colon);
-      port = Number(portText);
-    }
-    if (port > 65535) throw new TypeError(`"${text}" has port ${port}, above 65535`);
-    return new Url({ protocol, username, password, host, port, path, params });
+    return new Url({ ...parts, params });
   }
 
   /**
    * Parses a ZooKeeper node name written by Java (`URL.encode(url.toFullString())`). Parameters are
    * split on their encoded separators before decoding, as Java's `URLStrParser.parseEncodedStr` does,
-   * so a value that itself contained an encoded `&` survives. Names and repeated values are shared
-   * between the URLs decoded (see `shared`): 10 000 providers of one service hold one `application`.
+   * so a value that itself contained an encoded `&` survives; escapes of either case separate. One
+   * pass over the name, one map, one `Url`; names and repeated values are shared between the URLs
+   * decoded (see `EncodedQueryReader`): 10 000 providers of one service hold one `application`.
    */
   static decode(encoded: string): Url {
-    // Java writes upper-case escapes; lower-case separators take the slower case-blind split.
-    const upper = !LOWER_CASE_SEPARATOR.test(encoded);
-    const queryAt = upper ? encoded.indexOf("%3F") : encoded.search(/%3F/i);
-    const head = javaUrlDecode(queryAt >= 0 ? encoded.slice(0, queryAt) : encoded);
-    const base = Url.parse(head);
-    if (queryAt < 0) return base;
-    const params = new Map<string, string>();
-    const query = encoded.slice(queryAt + 3);
-    for (const pair of upper ? query.split("%26") : query.split(/%26/i)) {
-      if (pair === "") continue;
-      const eq = upper ? pair.indexOf("%3D") : pair.search(/%3D/i);
-      const key = shared(javaUrlDecode(eq < 0 ? pair : pair.slice(0, eq)));
-      params.set(key, eq < 0 ? key : shared(javaUrlDecode(pair.slice(eq + 3))));
-    }
+    const queryAt = queryStart(encoded);
+    const { parts } = splitUrl(javaUrlDecode(queryAt >= 0 ? encoded.slice(0, queryAt) : encoded));
     return new Url({
-      ...base.#parts(),
-      protocol: shared(base.protocol),
-      path: shared(base.path),
-      params: handOver(params),
+      ...parts,
+      protocol: queryReader.name(parts.protocol),
+      path: queryReader.name(parts.path),
+      params: queryAt >= 0 ? handOverMap(queryReader.read(encoded, queryAt)) : [],
     });
   }
 
@@ -287,16 +218,17 @@ export class Url {
   }
 
   with(parts: Partial<Omit<UrlParts, "params">>): Url {
-    return new Url({
+    const next = {
       protocol: parts.protocol ?? this.protocol,
       username: "username" in parts ? parts.username : this.username,
       password: "password" in parts ? parts.password : this.password,
       host: parts.host ?? this.host,
       port: parts.port ?? this.port,
       path: parts.path ?? this.path,
-      // Shared, not copied: no Url ever changes its map after its constructor.
-      params: handOver(this.#params as Map<string, string>),
-    });
+    };
+    // Shared, not copied: no Url ever changes its map after its constructor.
+    const params = this.#params;
+    return params instanceof Map ? new Url({ ...next, params: handOver(params) }) : Url.over(next, params);
   }
 
   /** A new Url with these parameters set (an `undefined` value removes the key). */
@@ -375,6 +307,75 @@ export class Url {
     }
     return out;
   }
+}
+
+/**
+ * A decoded URL string cut into its parts, as Java's `URL.valueOf` reads it, with its query (after
+ * `?`) left unsplit. Throws a `TypeError` naming the problem for input that is not a URL.
+ */
+function splitUrl(text: string): { parts: Omit<UrlParts, "params">; query: string | undefined } {
+  if (typeof text !== "string" || text.trim() === "") {
+    throw new TypeError(
+      `a URL is required, e.g. dubbo://127.0.0.1:20880/com.foo.DemoService (got ${JSON.stringify(text)})`,
+    );
+  }
+  let rest = text.trim();
+  let query: string | undefined;
+  const queryAt = rest.indexOf("?");
+  if (queryAt >= 0) {
+    query = rest.slice(queryAt + 1);
+    rest = rest.slice(0, queryAt);
+  }
+  const schemeEnd = rest.indexOf("://");
+  let protocol = "";
+  if (schemeEnd >= 0) {
+    protocol = rest.slice(0, schemeEnd);
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*$/.test(protocol)) {
+      throw new TypeError(
+        `"${text}" has an invalid protocol "${protocol}" (expected letters, e.g. dubbo://)`,
+      );
+    }
+    rest = rest.slice(schemeEnd + 3);
+  } else if (/^[A-Za-z][A-Za-z0-9+.-]*:\//.test(rest)) {
+    throw new TypeError(`"${text}" is not a URL: the protocol must be followed by "://"`);
+  }
+  let path = "";
+  const slash = rest.indexOf("/");
+  if (slash >= 0) {
+    path = rest.slice(slash + 1);
+    rest = rest.slice(0, slash);
+  }
+  let username: string | undefined;
+  let password: string | undefined;
+  const at = rest.lastIndexOf("@");
+  if (at >= 0) {
+    const user = rest.slice(0, at);
+    const colon = user.indexOf(":");
+    username = colon >= 0 ? user.slice(0, colon) : user;
+    password = colon >= 0 ? user.slice(colon + 1) : undefined;
+    rest = rest.slice(at + 1);
+  }
+  let host = rest;
+  let port = 0;
+  if (rest.startsWith("[")) {
+    const close = rest.indexOf("]");
+    if (close < 0) throw new TypeError(`"${text}" has an unterminated IPv6 address "${rest}"`);
+    host = rest.slice(1, close);
+    const after = rest.slice(close + 1);
+    if (after !== "") {
+      if (!/^:\d+$/.test(after)) throw new TypeError(`"${text}" has an invalid port "${after.slice(1)}"`);
+      port = Number(after.slice(1));
+    }
+  } else if (rest.includes(":")) {
+    const colon = rest.lastIndexOf(":");
+    const portText = rest.slice(colon + 1);
+    if (!/^\d+$/.test(portText))
+      throw new TypeError(`"${text}" has an invalid port "${portText}" (expected 0-65535)`);
+    host = rest.slice(0, colon);
+    port = Number(portText);
+  }
+  if (port > 65535) throw new TypeError(`"${text}" has port ${port}, above 65535`);
+  return { parts: { protocol, username, password, host, port, path }, query };
 }
 
 /** Java's `String.compareTo` (UTF-16 code units), which TreeMap uses to sort URL parameters. */

@@ -25,6 +25,7 @@ import {
   toConfigurators,
 } from "./configurator.js";
 import { mergeProviderUrl, withProviderDefaults } from "./merge-url.js";
+import { ParamNameSets } from "./param-name-sets.js";
 
 /** Where a directory gets the protocol that speaks a provider's URL protocol (`dubbo`, `injvm`). */
 export type ProtocolSource = Protocol | ((name: string) => Protocol | undefined);
@@ -94,7 +95,7 @@ export class RegistryDirectory extends SnapshotDirectory {
   #entries = new Map<Url, Entry>();
   /** Set when the rules change: every provider is resolved again on the next refresh. */
   #rulesChanged = false;
-  #paramKeySets = new Map<string, string>();
+  #paramNameSets = new ParamNameSets();
   #running: Promise<void> | undefined;
   #dirty = false;
   readonly #providerWaiters = new Set<() => void>();
@@ -181,7 +182,7 @@ export class RegistryDirectory extends SnapshotDirectory {
     if (configurators !== undefined) {
       this.#configurators = toConfigurators(configurators);
       this.#rulesChanged = true;
-      this.#paramKeySets = new Map();
+      this.#paramNameSets = new ParamNameSets();
     }
     const routers = byCategory.get(ROUTERS_CATEGORY);
     if (routers !== undefined) {
@@ -330,7 +331,7 @@ export class RegistryDirectory extends SnapshotDirectory {
           this.#configurators,
           this.url.host,
         ).withParams({ check: "false" });
-    const paramKeys = this.#internParamKeys(withoutRules ? provider : merged);
+    const paramKeys = this.#paramNameSets.idOf((withoutRules ? provider : merged).params);
     if (isDisabled(merged)) {
       const byRule = !isDisabled(provider);
       return {
@@ -344,15 +345,6 @@ export class RegistryDirectory extends SnapshotDirectory {
       };
     }
     return { kind: "wanted", merged, paramKeys };
-  }
-
-  /** One shared string per distinct set of parameter names (providers of one service share a few). */
-  #internParamKeys(url: Url): string {
-    const keys = [...url.params.keys()].join("&");
-    const known = this.#paramKeySets.get(keys);
-    if (known !== undefined) return known;
-    this.#paramKeySets.set(keys, keys);
-    return keys;
   }
 
   /**

@@ -22,6 +22,29 @@ describe("child urls", () => {
     assert.equal(childUrls.urls(children.slice(1))[0], first[1], "a removal parses nothing");
   });
 
+  test("child urls - a child added or removed mid-list, or a reordered list, keeps every other Url object", () => {
+    const childUrls = new ChildUrls(subscription, "/dubbo", silentLogger);
+    const children = Array.from({ length: 6 }, (_, i) => child(i));
+    const first = childUrls.urls(children);
+    const added = childUrls.urls([...children.slice(0, 3), child(9), ...children.slice(3)]);
+    assert.deepEqual(
+      added.map((u) => u.host),
+      ["10.0.0.0", "10.0.0.1", "10.0.0.2", "10.0.0.9", "10.0.0.3", "10.0.0.4", "10.0.0.5"],
+    );
+    const same = (urls: readonly Url[], expected: readonly (Url | undefined)[]): boolean =>
+      urls.length === expected.length && urls.every((u, i) => u === expected[i]);
+    assert.ok(
+      same(
+        added.filter((u) => u.host !== "10.0.0.9"),
+        first,
+      ),
+    );
+    const removed = childUrls.urls([...children.slice(0, 2), ...children.slice(3)]);
+    assert.ok(same(removed, [first[0], first[1], first[3], first[4], first[5]]));
+    const reordered = childUrls.urls([...children.slice(0, 2), ...children.slice(3)].reverse());
+    assert.ok(same(reordered, [first[5], first[4], first[3], first[1], first[0]]));
+  });
+
   test("child urls - prepare parses a large first read over several event-loop turns", async () => {
     const childUrls = new ChildUrls(subscription, "/dubbo", silentLogger);
     const children = Array.from({ length: 1500 }, (_, i) => child(i));

@@ -1,3 +1,4 @@
+import { childrenSplice, onlyReorders } from "./children-splice.js";
 import type { ZkClient } from "./zk-client.js";
 
 export type ChildrenSubscriber = (children: readonly string[]) => void;
@@ -16,7 +17,6 @@ export class ChildrenWatch {
   readonly #onError: (path: string, error: unknown) => void;
   readonly #subscribers = new Set<ChildrenSubscriber>();
   #children: readonly string[] | undefined;
-  #childSet: ReadonlySet<string> = new Set();
   #closed = false;
   // One stable function per path, so the library keeps a single watcher however often we re-arm.
   readonly #watcher = (): void => {
@@ -59,11 +59,11 @@ export class ChildrenWatch {
     }
     if (children === undefined) children = [];
     if (this.#closed) return children;
-    // A set compare, not a sorted fingerprint: O(n) hashing instead of sorting 10 000 long names.
-    const childSet = new Set(children);
-    const changed = this.#children === undefined || !sameMembers(childSet, this.#childSet);
+    // Compared in place around the change (see children-splice.ts): no set of 10 000 long names.
+    const previous = this.#children;
+    const changed =
+      previous === undefined || !onlyReorders(previous, children, childrenSplice(previous, children));
     this.#children = children;
-    this.#childSet = childSet;
     if (changed) {
       for (const subscriber of [...this.#subscribers]) {
         try {
@@ -80,10 +80,4 @@ export class ChildrenWatch {
     this.#closed = true;
     this.#subscribers.clear();
   }
-}
-
-function sameMembers(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const member of a) if (!b.has(member)) return false;
-  return true;
 }

@@ -2,6 +2,7 @@
 // `console` are the operator's tools; `--version`, `--help`.
 // Mistakes print one line naming the flag to change (exit 2); nothing prints a stack trace.
 import { readFileSync } from "node:fs";
+import { packageFile } from "../core/index.js";
 import { runConsoleCommand } from "./console-command.js";
 import { UsageError } from "./flags.js";
 import { runGenCommand } from "./gen-command.js";
@@ -34,9 +35,9 @@ dubbo-ts <command> --help   flags of one command
 dubbo-ts --version          the installed version
 `;
 
-/** The package's version; package.json sits two folders up from both src/cli and dist/cli. */
+/** The package's version, from its package.json. */
 function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  const manifest = JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as {
     version: string;
   };
   return manifest.version;

@@ -24,6 +24,7 @@ export * from "./java/java-slots.js";
 export * from "./java/java-type.js";
 export * from "./java/java-value-check.js";
 export * from "./logging/index.js";
+export { packageFile } from "./package-file.js";
 export type { Filter, InvokeFn } from "./rpc/filter.js";
 export { ECHO_METHOD, isFrameworkMethod } from "./rpc/framework-methods.js";
 export * from "./rpc/idl-method.js";

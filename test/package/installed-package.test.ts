@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import {
@@ -35,6 +35,10 @@ import { readmeSnippets } from "./readme-snippet.js";
 const FIXTURE = fileURLToPath(new URL("./fixtures/consumer-project", import.meta.url));
 const GENERATED_GREETER = fileURLToPath(new URL("../triple/gen/greeter_pb.ts", import.meta.url));
 const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+const RECORD_LOADS = fileURLToPath(new URL("../plugins/fixtures/record-loads.mjs", import.meta.url));
+/** What only some applications load: beyond its light entries, Triple, ZooKeeper and QoS, and their packages. */
+const LAZY_PARTS =
+  /\/src\/protocol\/triple\/(?!(index|lazy-entry|proto-service)\.ts$)|\/zookeeper-(registry|discovery)\.ts$|\/zk-[a-z-]+\.ts$|\/src\/qos\/|\/application-(qos|console)\.ts$|\/node_modules\/(yaml|@opentelemetry\/api|@bufbuild\/protobuf|node-zookeeper-client)\//;
 const MANIFEST = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
   version: string;
   files: string[];
@@ -44,6 +48,7 @@ const PACKED_INPUTS = [
   "package.json",
   "tsconfig.json",
   "tsconfig.build.json",
+  "scripts/build.mjs",
   "README.md",
   "LICENSE",
   ...MANIFEST.files.filter((f) => !f.startsWith("!") && f !== "dist"),
@@ -158,6 +163,14 @@ describe("the installed package (npm pack, npm install, plain node)", () => {
       "no test file is published",
     );
     assert.match(readFileSync(join(installed, "LICENSE"), "utf8"), /Apache License\s+Version 2\.0/);
+    // The bundle's source maps name the sources rather than embed them: each must ship.
+    const missingSources = published
+      .filter((f) => /^dist\/.*\.js\.map$/.test(f))
+      .flatMap((map) => {
+        const { sources } = JSON.parse(readFileSync(join(installed, map), "utf8")) as { sources: string[] };
+        return sources.filter((source) => !existsSync(join(installed, dirname(map), source)));
+      });
+    assert.deepEqual(missingSources, [], "every source a map of dist/ names is in the package");
   });
 
   test("package - every name the README uses is exported by the main entry", async () => {
@@ -214,11 +227,33 @@ describe("the installed package (npm pack, npm install, plain node)", () => {
     assert.equal(run.stdout.trim(), "HELLO EXTENSION");
   });
 
-  test("package - the README's first snippet runs as shown and listens on nothing", async () => {
-    const run = await nodeIn(["--import", RECORD_LISTEN, "dist/readme-1.js"]);
+  test("package - the README's first snippet runs as shown, listens on nothing and loads none of the lazy parts", async () => {
+    const loads = join(project, "loads.txt");
+    const run = await runToEnd(
+      process.execPath,
+      ["--import", RECORD_LISTEN, "--import", RECORD_LOADS, "dist/readme-1.js"],
+      { cwd: project, env: { ...process.env, HOME: home, RECORD_LOADS: loads } },
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout.trim(), "Hello world");
     assert.deepEqual(listenedHosts(run.stderr), [], "the first snippet opens no server");
+    // The build bundles modules into chunks: what a chunk holds is in its source map.
+    const loaded = readFileSync(loads, "utf8").split("\n");
+    const bundled = loaded
+      .filter((url) => url.includes("/node_modules/dubbo-ts/dist/"))
+      .flatMap(
+        (url) =>
+          (JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, "utf8")) as { sources: string[] }).sources,
+      );
+    assert.ok(
+      bundled.some((source) => source.endsWith("src/app/application.ts")),
+      "the recorder saw the bundle load",
+    );
+    assert.deepEqual(
+      [...loaded, ...bundled].filter((file) => LAZY_PARTS.test(file)),
+      [],
+      "an in-process application loads no Triple, ZooKeeper, QoS, YAML, OpenTelemetry or protobuf code",
+    );
   });
 
   test("package - the installed bin answers --version and --help without dev dependencies and starts nothing", async () => {
@@ -230,5 +265,19 @@ describe("the installed package (npm pack, npm install, plain node)", () => {
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, /usage: dubbo-ts registry/);
     assert.deepEqual(listenedHosts(help.stderr), []);
+  });
+
+  // The build bundles the console into a chunk of dist/, which must still find the page in src/.
+  test("package - an installed application serves the web console's page on its QoS port", async () => {
+    const script = `
+      import { createDubbo, silentLogger } from "dubbo-ts";
+      const app = await createDubbo({ application: { name: "console-page", qosPort: 0 }, env: false, logger: silentLogger });
+      await app.start();
+      const page = await fetch("http://127.0.0.1:" + app.qosPort + "/console");
+      console.log(page.status, /<title>dubbo-ts console<\\/title>/.test(await page.text()));
+      await app.stop();`;
+    const run = await nodeIn(["--input-type=module", "-e", script]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), "200 true");
   });
 });

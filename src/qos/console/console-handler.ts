@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Code, RpcError } from "../../core/index.js";
+import { Code, packageFile, RpcError } from "../../core/index.js";
 import { methodMetricsRows } from "./method-metrics.js";
 import type { RegistryView } from "./registry-view.js";
 import { RULE_SUFFIXES, type RuleKind } from "./rule-kinds.js";
@@ -10,7 +10,7 @@ export const CONSOLE_PATH = "/console";
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The page: plain HTML and a script, read from the sources (`src/` ships in the package). */
-const PAGE_URL = new URL("../../../src/qos/console/console.html", import.meta.url);
+const PAGE_URL = packageFile("src/qos/console/console.html");
 
 export interface ConsoleSources {
   /** The registry the console shows and changes (opened on first use). */

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Code, RpcError } from "../../core/index.js";
-import { frameMessage, MessageReader, messageBytes } from "./grpc-frame.js";
+import {
+  frameMessage,
+  frameReservedMessage,
+  MESSAGE_PREFIX_BYTES,
+  MessageReader,
+  messageBytes,
+} from "./grpc-frame.js";
 import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, encodeGrpcMessage } from "./grpc-status.js";
 import { formatGrpcTimeout, parseGrpcTimeout } from "./grpc-timeout.js";
 import { attachmentsToHeaders, headersToAttachments } from "./triple-headers.js";
@@ -15,6 +21,11 @@ describe("grpc wire pieces", () => {
     assert.equal(parseGrpcTimeout("1500000u"), 1500);
     assert.equal(parseGrpcTimeout("999u"), 1);
     assert.equal(parseGrpcTimeout("3000000n"), 3);
+    // The last value is kept parsed: a repeat, then another value, then a bad one, each still right.
+    assert.equal(parseGrpcTimeout("3000000n"), 3);
+    assert.equal(parseGrpcTimeout("3000m"), 3000);
+    assert.throws(() => parseGrpcTimeout("3000x"), /grpc-timeout "3000x"/);
+    assert.equal(parseGrpcTimeout("3000m"), 3000);
     for (const bad of ["", "10", "m", "123456789m", "1.5S", "10s"]) {
       assert.throws(
         () => parseGrpcTimeout(bad),
@@ -46,6 +57,19 @@ describe("grpc wire pieces", () => {
     assert.equal(codeOfHttpStatus(404), Code.Unimplemented);
     assert.equal(codeOfHttpStatus(503), Code.Unavailable);
     assert.equal(codeOfHttpStatus(500), Code.Unknown);
+  });
+
+  test("grpc framing - a payload written after room for the prefix is framed in place (identity) or like any other (gzip)", async () => {
+    const reserved = () => Buffer.concat([Buffer.alloc(MESSAGE_PREFIX_BYTES, 0xff), Buffer.from("hello")]);
+    const buffer = reserved();
+    const framed = frameReservedMessage(buffer, "identity");
+    assert.equal(framed, buffer, "no copy");
+    assert.deepEqual(framed, frameMessage(Buffer.from("hello"), "identity"));
+    const zipped = await frameReservedMessage(reserved(), "gzip");
+    const reader = new MessageReader(100, "the test stream");
+    reader.push(zipped);
+    assert.equal(reader.messages.length, 1);
+    assert.equal((await messageBytes(reader.messages[0]!, "gzip", 100, "m")).toString(), "hello");
   });
 
   test("grpc framing - messages split across chunks, gzip round trip, the payload limit before buffering", async () => {

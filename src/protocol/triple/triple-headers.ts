@@ -45,8 +45,11 @@ const RESERVED: ReadonlySet<string> = new Set([
   "host",
 ]);
 
+/** `:`, which starts the pseudo-headers (`:path`, `:status`, …). */
+const PSEUDO_HEADER_MARK = 0x3a;
+
 function isReserved(key: string): boolean {
-  return key.startsWith(":") || RESERVED.has(key);
+  return key.charCodeAt(0) === PSEUDO_HEADER_MARK || RESERVED.has(key);
 }
 
 const NOTHING_OMITTED: ReadonlySet<string> = new Set();

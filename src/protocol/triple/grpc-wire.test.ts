@@ -10,7 +10,7 @@ import {
 } from "./grpc-frame.js";
 import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, encodeGrpcMessage } from "./grpc-status.js";
 import { formatGrpcTimeout, parseGrpcTimeout } from "./grpc-timeout.js";
-import { attachmentsToHeaders, headersToAttachments } from "./triple-headers.js";
+import { attachmentsToHeaders, headersToAttachments, rawHeadersToAttachments } from "./triple-headers.js";
 
 describe("grpc wire pieces", () => {
   test("grpc-timeout - every unit parses to ms, sub-ms rounds up", () => {
@@ -123,5 +123,25 @@ describe("grpc wire pieces", () => {
       "content-type": "application/grpc",
     } as never);
     assert.deepEqual(back, { traceId: "t1", count: "3", raw: new Uint8Array([1, 2, 3]) });
+    const block = { ...headers, ":path": "/a/b", "content-type": "application/grpc" } as Record<
+      string,
+      string
+    >;
+    const raw = Object.entries(block).flat();
+    assert.deepEqual(rawHeadersToAttachments(raw, block), back, "the raw list reads as the object does");
+  });
+
+  test("headers - a raw list naming an attachment twice is read from node's header object", () => {
+    // node:http2 joins a repeated header into one value; `x` and `x-bin` both name the attachment `x`.
+    const repeated = rawHeadersToAttachments(["x", "a", "x", "b", ":path", "/a/b"], {
+      x: "a, b",
+      ":path": "/a/b",
+    });
+    assert.deepEqual(repeated, { x: "a, b" });
+    const object = { x: "plain", "x-bin": "AQ" };
+    assert.deepEqual(
+      rawHeadersToAttachments(["x", "plain", "x-bin", "AQ"], object),
+      headersToAttachments(object),
+    );
   });
 });

@@ -47,8 +47,8 @@ import {
   GRPC_PROTO_CONTENT_TYPE,
   GRPC_STATUS,
   GRPC_TIMEOUT,
-  headersToAttachments,
   headerText,
+  rawHeadersToAttachments,
   TRI_CONSUMER_APPNAME,
   TRI_EXCEPTION_CODE,
   TRI_SERVICE_GROUP,
@@ -148,6 +148,7 @@ export interface RequestTarget {
 interface TripleRequest extends RequestTarget {
   readonly encoding: MessageEncoding;
   readonly headers: IncomingHttpHeaders;
+  readonly rawHeaders: readonly string[] | undefined;
 }
 
 /** `/{service}/{method}` split, or undefined when the path has another shape. */
@@ -169,6 +170,7 @@ export function serveStream(
   context: ProviderStreamContext,
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
+  rawHeaders: readonly string[] | undefined,
   target: RequestTarget | undefined,
   exported: ExportedService | undefined,
   closed: () => void,
@@ -224,7 +226,13 @@ export function serveStream(
   stream.on("error", context.onStreamError);
   stream.on("end", () => {
     if (stream.closed || stream.destroyed || stream.headersSent) return;
-    const request: TripleRequest = { path: target.path, method: target.method, encoding, headers };
+    const request: TripleRequest = {
+      path: target.path,
+      method: target.method,
+      encoding,
+      headers,
+      rawHeaders,
+    };
     const call = (bytes: Buffer): void => {
       try {
         invocation = invokeService(context, stream, request, what, bytes, exported, fail);
@@ -283,17 +291,19 @@ function notExported(table: ExporterTable, request: TripleRequest, address: stri
 /**
  * The provider's invocation of one request: the attachments its headers carry (with the caller's
  * application as `remote.application`, and `path`, `group`, `version`), its deadline from
- * `grpc-timeout`, the caller's address.
+ * `grpc-timeout`, the caller's address. `rawHeaders`, the headers' raw list when the server has
+ * it, is the cheaper read of the attachments.
  */
 export function providerInvocation(
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
   target: RequestTarget,
   call: Pick<Invocation, "parameterTypes" | "returnType" | "args" | "idl">,
+  rawHeaders?: readonly string[],
 ): ProviderInvocation {
   const group = headerText(headers, TRI_SERVICE_GROUP);
   const version = headerText(headers, TRI_SERVICE_VERSION);
-  const attachments = headersToAttachments(headers);
+  const attachments = rawHeadersToAttachments(rawHeaders, headers);
   const application = headerText(headers, TRI_CONSUMER_APPNAME);
   if (application !== undefined && attachments["remote.application"] === undefined)
     attachments["remote.application"] = application;
@@ -366,11 +376,13 @@ function invokeService(
   // Only a gzip request that accepts gzip is answered gzip.
   const responseEncoding = request.encoding === "gzip" && acceptsGzip(request) ? "gzip" : "identity";
   if (service === undefined) throw notExported(table, request, address);
-  const invocation = providerInvocation(stream, request.headers, request, {
-    parameterTypes: types.parameterTypes,
-    returnType: types.returnType,
-    args,
-  });
+  const invocation = providerInvocation(
+    stream,
+    request.headers,
+    request,
+    { parameterTypes: types.parameterTypes, returnType: types.returnType, args },
+    request.rawHeaders,
+  );
   const reply = (result: RpcResult, type: JavaType | undefined, exception: boolean): void => {
     try {
       answer(context, stream, responseEncoding, result, type, exception)?.catch(fail);

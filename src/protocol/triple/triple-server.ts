@@ -48,6 +48,8 @@ export interface TripleServer {
 interface StreamTask {
   readonly stream: ServerHttp2Stream;
   readonly headers: IncomingHttpHeaders;
+  /** The headers' raw name/value list, the cheaper read of the attachments. */
+  readonly rawHeaders: readonly string[] | undefined;
 }
 
 /**
@@ -86,7 +88,7 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
       logger.debug("transport", `triple stream at ${address}: ${error.message}`),
   };
   const { executor, observer } = options;
-  const serve = ({ stream, headers }: StreamTask): Promise<void> =>
+  const serve = ({ stream, headers, rawHeaders }: StreamTask): Promise<void> =>
     new Promise<void>((done) => {
       // A call that waited in the queue may have been canceled meanwhile: its slot frees at once.
       if (stream.closed || stream.destroyed) {
@@ -104,10 +106,10 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
       if (exported !== undefined && method !== undefined && headers[":method"] === "POST") {
         stream.on("close", done);
         serveIdlCall(context, stream, headers, exported, method);
-      } else serveStream(context, stream, headers, target, exported, done);
+      } else serveStream(context, stream, headers, rawHeaders, target, exported, done);
     });
-  server.on("stream", (stream, headers) => {
-    if (executor.run(serve, { stream, headers }) !== undefined) return;
+  server.on("stream", (stream, headers, _flags, rawHeaders?: string[]) => {
+    if (executor.run(serve, { stream, headers, rawHeaders }) !== undefined) return;
     observer?.poolExhausted(address, executor.active, executor.queued);
     sendStatus(
       stream,

@@ -6,7 +6,7 @@ const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /** A gRPC message's prefix: 1 byte compressed flag, 4 bytes big-endian length. */
-const MESSAGE_PREFIX_BYTES = 5;
+export const MESSAGE_PREFIX_BYTES = 5;
 
 /** The `grpc-encoding` values both sides speak. */
 export type MessageEncoding = "identity" | "gzip";
@@ -40,6 +40,17 @@ function prefixMessage(body: Uint8Array, compressed: boolean): Buffer {
 export function frameMessage(payload: Uint8Array, encoding: MessageEncoding): Buffer | Promise<Buffer> {
   if (encoding === "identity") return prefixMessage(payload, false);
   return gzipAsync(payload).then((body) => prefixMessage(body, true));
+}
+
+/**
+ * {@link frameMessage} of a payload its encoder wrote after {@link MESSAGE_PREFIX_BYTES} unwritten
+ * bytes of `buffer`: an identity message gets its prefix written there, with no copy.
+ */
+export function frameReservedMessage(buffer: Buffer, encoding: MessageEncoding): Buffer | Promise<Buffer> {
+  if (encoding !== "identity") return frameMessage(buffer.subarray(MESSAGE_PREFIX_BYTES), encoding);
+  buffer[0] = 0;
+  buffer.writeUInt32BE(buffer.length - MESSAGE_PREFIX_BYTES, 1);
+  return buffer;
 }
 
 /** A message as it came off the stream, before decompression. */

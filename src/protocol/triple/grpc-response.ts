@@ -7,8 +7,8 @@ import {
   GRPC_ENCODING,
   GRPC_MESSAGE,
   GRPC_STATUS,
-  headersToAttachments,
   headerText,
+  rawHeadersToAttachments,
 } from "./triple-headers.js";
 
 /**
@@ -24,6 +24,9 @@ export class GrpcResponse {
   readonly #limit: number;
   #headers: IncomingHttpHeaders = {};
   #trailers: IncomingHttpHeaders = {};
+  /** The raw name/value lists of both blocks, which the attachments are read from. */
+  #rawHeaders: string[] | undefined;
+  #rawTrailers: string[] | undefined;
   /** What destroyed the stream when it is one of ours (the connection's keepalive names the missed PING). */
   #destroyedBy: RpcError | undefined;
 
@@ -36,11 +39,14 @@ export class GrpcResponse {
     stream.on("error", (error) => {
       if (error instanceof RpcError) this.#destroyedBy = error;
     });
-    stream.once("response", (headers) => {
+    // Each is emitted once per stream: `on` spares the wrapper `once` makes.
+    stream.on("response", (headers, _flags, raw?: string[]) => {
       this.#headers = headers;
+      this.#rawHeaders = raw;
     });
-    stream.once("trailers", (trailers) => {
+    stream.on("trailers", (trailers, _flags, raw?: string[]) => {
       this.#trailers = trailers;
+      this.#rawTrailers = raw;
     });
   }
 
@@ -154,6 +160,9 @@ export class GrpcResponse {
 
   /** The custom headers and trailers as attachments (trailers win). */
   attachments(): Attachments {
-    return { ...headersToAttachments(this.#headers), ...headersToAttachments(this.#trailers) };
+    return {
+      ...rawHeadersToAttachments(this.#rawHeaders, this.#headers),
+      ...rawHeadersToAttachments(this.#rawTrailers, this.#trailers),
+    };
   }
 }

@@ -19,6 +19,8 @@ const TIMEOUT_PATTERN = /^(\d{1,8})([HMSmun])$/;
  * treats as no timeout). A value that does not follow the spec fails naming the header.
  */
 export function parseGrpcTimeout(value: string): number {
+  // A consumer sends the same few values call after call: the last one is kept, parsed.
+  if (value === lastParsed.value) return lastParsed.ms;
   const match = TIMEOUT_PATTERN.exec(value);
   if (match === null) {
     throw new RpcError(
@@ -26,8 +28,12 @@ export function parseGrpcTimeout(value: string): number {
       Code.InvalidArgument,
     );
   }
-  return Math.ceil(Number(match[1]) * MS_PER_UNIT[match[2]!]!);
+  const ms = Math.ceil(Number(match[1]) * MS_PER_UNIT[match[2]!]!);
+  lastParsed = { value, ms };
+  return ms;
 }
+
+let lastParsed: { readonly value: string | undefined; readonly ms: number } = { value: undefined, ms: 0 };
 
 /** One unit step of the encoding: the unit and how many nanoseconds it spans. */
 const UNITS_FINEST_FIRST: ReadonlyArray<readonly [string, number]> = [

@@ -1,10 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Code, RpcError } from "../../core/index.js";
-import { frameMessage, MessageReader, messageBytes } from "./grpc-frame.js";
+import {
+  frameMessage,
+  frameReservedMessage,
+  MESSAGE_PREFIX_BYTES,
+  MessageReader,
+  messageBytes,
+} from "./grpc-frame.js";
 import { codeOfGrpcStatus, codeOfHttpStatus, decodeGrpcMessage, encodeGrpcMessage } from "./grpc-status.js";
 import { formatGrpcTimeout, parseGrpcTimeout } from "./grpc-timeout.js";
-import { attachmentsToHeaders, headersToAttachments } from "./triple-headers.js";
+import { attachmentsToHeaders, headersToAttachments, rawHeadersToAttachments } from "./triple-headers.js";
 
 describe("grpc wire pieces", () => {
   test("grpc-timeout - every unit parses to ms, sub-ms rounds up", () => {
@@ -15,6 +21,11 @@ describe("grpc wire pieces", () => {
     assert.equal(parseGrpcTimeout("1500000u"), 1500);
     assert.equal(parseGrpcTimeout("999u"), 1);
     assert.equal(parseGrpcTimeout("3000000n"), 3);
+    // The last value is kept parsed: a repeat, then another value, then a bad one, each still right.
+    assert.equal(parseGrpcTimeout("3000000n"), 3);
+    assert.equal(parseGrpcTimeout("3000m"), 3000);
+    assert.throws(() => parseGrpcTimeout("3000x"), /grpc-timeout "3000x"/);
+    assert.equal(parseGrpcTimeout("3000m"), 3000);
     for (const bad of ["", "10", "m", "123456789m", "1.5S", "10s"]) {
       assert.throws(
         () => parseGrpcTimeout(bad),
@@ -46,6 +57,19 @@ describe("grpc wire pieces", () => {
     assert.equal(codeOfHttpStatus(404), Code.Unimplemented);
     assert.equal(codeOfHttpStatus(503), Code.Unavailable);
     assert.equal(codeOfHttpStatus(500), Code.Unknown);
+  });
+
+  test("grpc framing - a payload written after room for the prefix is framed in place (identity) or like any other (gzip)", async () => {
+    const reserved = () => Buffer.concat([Buffer.alloc(MESSAGE_PREFIX_BYTES, 0xff), Buffer.from("hello")]);
+    const buffer = reserved();
+    const framed = frameReservedMessage(buffer, "identity");
+    assert.equal(framed, buffer, "no copy");
+    assert.deepEqual(framed, frameMessage(Buffer.from("hello"), "identity"));
+    const zipped = await frameReservedMessage(reserved(), "gzip");
+    const reader = new MessageReader(100, "the test stream");
+    reader.push(zipped);
+    assert.equal(reader.messages.length, 1);
+    assert.equal((await messageBytes(reader.messages[0]!, "gzip", 100, "m")).toString(), "hello");
   });
 
   test("grpc framing - messages split across chunks, gzip round trip, the payload limit before buffering", async () => {
@@ -99,5 +123,25 @@ describe("grpc wire pieces", () => {
       "content-type": "application/grpc",
     } as never);
     assert.deepEqual(back, { traceId: "t1", count: "3", raw: new Uint8Array([1, 2, 3]) });
+    const block = { ...headers, ":path": "/a/b", "content-type": "application/grpc" } as Record<
+      string,
+      string
+    >;
+    const raw = Object.entries(block).flat();
+    assert.deepEqual(rawHeadersToAttachments(raw, block), back, "the raw list reads as the object does");
+  });
+
+  test("headers - a raw list naming an attachment twice is read from node's header object", () => {
+    // node:http2 joins a repeated header into one value; `x` and `x-bin` both name the attachment `x`.
+    const repeated = rawHeadersToAttachments(["x", "a", "x", "b", ":path", "/a/b"], {
+      x: "a, b",
+      ":path": "/a/b",
+    });
+    assert.deepEqual(repeated, { x: "a, b" });
+    const object = { x: "plain", "x-bin": "AQ" };
+    assert.deepEqual(
+      rawHeadersToAttachments(["x", "plain", "x-bin", "AQ"], object),
+      headersToAttachments(object),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import {
   constants,
+  type Http2Session,
   type IncomingHttpHeaders,
   type OutgoingHttpHeaders,
   type ServerHttp2Stream,
@@ -11,7 +12,6 @@ import {
   isFrameworkMethod,
   type JavaType,
   javaTypeOfClassName,
-  type Logger,
   parameterDescriptor,
   RpcError,
   type RpcResult,
@@ -28,7 +28,8 @@ import {
 import { ProviderInvocation } from "../shared/provider-invocation.js";
 import {
   ACCEPTED_ENCODINGS,
-  frameMessage,
+  frameReservedMessage,
+  MESSAGE_PREFIX_BYTES,
   type MessageEncoding,
   MessageReader,
   messageBytes,
@@ -46,8 +47,8 @@ import {
   GRPC_PROTO_CONTENT_TYPE,
   GRPC_STATUS,
   GRPC_TIMEOUT,
-  headersToAttachments,
   headerText,
+  rawHeadersToAttachments,
   TRI_CONSUMER_APPNAME,
   TRI_EXCEPTION_CODE,
   TRI_SERVICE_GROUP,
@@ -61,7 +62,8 @@ export interface ProviderStreamContext {
   /** `host:port` of the server, for error messages. */
   readonly address: string;
   readonly payloadLimit: number;
-  readonly logger: Logger;
+  /** Logs a stream's error (one listener for every stream of the server). */
+  readonly onStreamError: (error: Error) => void;
 }
 
 /** The serializations a wrapper may name: Hessian 2, under its wrapper name or its own. */
@@ -102,6 +104,19 @@ export function sendStatus(stream: ServerHttp2Stream, code: Code, message: strin
 
 const MESSAGE_THEN_TRAILERS = Object.freeze({ waitForTrailers: true });
 
+/** The trailers of a result without attachments, made once (`sendTrailers` copies what it is given). */
+const OK_TRAILERS: OutgoingHttpHeaders = Object.freeze({ [GRPC_STATUS]: String(GRPC_OK) });
+
+/** `wantTrailers` of a result without attachments: one function for every stream, no closure per call. */
+function sendOkTrailers(this: ServerHttp2Stream): void {
+  this.sendTrailers(OK_TRAILERS);
+}
+
+function hasAny(attachments: RpcResult["attachments"]): boolean {
+  for (const _ in attachments) return true;
+  return false;
+}
+
 /** Sends one message, then trailers with status 0 and the result's attachments. */
 function sendMessage(
   stream: ServerHttp2Stream,
@@ -111,11 +126,15 @@ function sendMessage(
 ): void {
   if (stream.destroyed || stream.closed) return;
   stream.respond(headers, MESSAGE_THEN_TRAILERS);
-  stream.once("wantTrailers", () => {
-    const trailers: OutgoingHttpHeaders = { [GRPC_STATUS]: String(GRPC_OK) };
-    attachmentsToHeaders(trailerAttachments, trailers);
-    stream.sendTrailers(trailers);
-  });
+  // `wantTrailers` is emitted once per stream, so `on` does without the wrapper `once` makes.
+  if (!hasAny(trailerAttachments)) stream.on("wantTrailers", sendOkTrailers);
+  else {
+    stream.on("wantTrailers", () => {
+      const trailers: OutgoingHttpHeaders = { [GRPC_STATUS]: String(GRPC_OK) };
+      attachmentsToHeaders(trailerAttachments, trailers);
+      stream.sendTrailers(trailers);
+    });
+  }
   stream.end(frame);
 }
 
@@ -129,6 +148,7 @@ export interface RequestTarget {
 interface TripleRequest extends RequestTarget {
   readonly encoding: MessageEncoding;
   readonly headers: IncomingHttpHeaders;
+  readonly rawHeaders: readonly string[] | undefined;
 }
 
 /** `/{service}/{method}` split, or undefined when the path has another shape. */
@@ -150,10 +170,22 @@ export function serveStream(
   context: ProviderStreamContext,
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
+  rawHeaders: readonly string[] | undefined,
   target: RequestTarget | undefined,
   exported: ExportedService | undefined,
+  closed: () => void,
 ): void {
-  const { address, logger } = context;
+  const { address } = context;
+  let invocation: ProviderInvocation | undefined;
+  stream.on("close", () => {
+    closed();
+    // Closed before we answered: the caller canceled (RST_STREAM) or the connection went away.
+    // An answered call completed its invocation first, so no error is built for it (one per call).
+    if (invocation === undefined || stream.headersSent) return;
+    invocation.cancel(
+      new RpcError(`${invocation.service}.${invocation.method}: the caller canceled the call`, Code.Canceled),
+    );
+  });
   const fail = (error: unknown): void => {
     const rpc = RpcError.from(error, Code.Internal);
     sendStatus(stream, rpc.code, rpc.rawMessage);
@@ -184,7 +216,6 @@ export function serveStream(
   }
   const what = `the request to ${target.path}/${target.method} at ${address}`;
   const reader = new MessageReader(context.payloadLimit, what);
-  let invocation: ProviderInvocation | undefined;
   stream.on("data", (chunk: Buffer) => {
     try {
       reader.push(chunk);
@@ -192,18 +223,16 @@ export function serveStream(
       fail(error);
     }
   });
-  stream.on("close", () => {
-    // Closed before we answered: the caller canceled (RST_STREAM) or the connection went away.
-    // An answered call completed its invocation first, so no error is built for it (one per call).
-    if (invocation === undefined || stream.headersSent) return;
-    invocation.cancel(
-      new RpcError(`${target.path}.${target.method}: the caller canceled the call`, Code.Canceled),
-    );
-  });
-  stream.on("error", (error) => logger.debug("transport", `stream of ${what}: ${error.message}`));
+  stream.on("error", context.onStreamError);
   stream.on("end", () => {
     if (stream.closed || stream.destroyed || stream.headersSent) return;
-    const request: TripleRequest = { path: target.path, method: target.method, encoding, headers };
+    const request: TripleRequest = {
+      path: target.path,
+      method: target.method,
+      encoding,
+      headers,
+      rawHeaders,
+    };
     const call = (bytes: Buffer): void => {
       try {
         invocation = invokeService(context, stream, request, what, bytes, exported, fail);
@@ -262,17 +291,19 @@ function notExported(table: ExporterTable, request: TripleRequest, address: stri
 /**
  * The provider's invocation of one request: the attachments its headers carry (with the caller's
  * application as `remote.application`, and `path`, `group`, `version`), its deadline from
- * `grpc-timeout`, the caller's address.
+ * `grpc-timeout`, the caller's address. `rawHeaders`, the headers' raw list when the server has
+ * it, is the cheaper read of the attachments.
  */
 export function providerInvocation(
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
   target: RequestTarget,
   call: Pick<Invocation, "parameterTypes" | "returnType" | "args" | "idl">,
+  rawHeaders?: readonly string[],
 ): ProviderInvocation {
   const group = headerText(headers, TRI_SERVICE_GROUP);
   const version = headerText(headers, TRI_SERVICE_VERSION);
-  const attachments = headersToAttachments(headers);
+  const attachments = rawHeadersToAttachments(rawHeaders, headers);
   const application = headerText(headers, TRI_CONSUMER_APPNAME);
   if (application !== undefined && attachments["remote.application"] === undefined)
     attachments["remote.application"] = application;
@@ -281,7 +312,6 @@ export function providerInvocation(
   if (group !== undefined && group !== "") attachments.group ??= group;
   const timeoutHeader = headerText(headers, GRPC_TIMEOUT);
   const timeoutMs = timeoutHeader === undefined ? undefined : parseGrpcTimeout(timeoutHeader);
-  const socket = stream.session?.socket;
   return new ProviderInvocation({
     service: target.path,
     group: group === undefined || group === "" ? undefined : group,
@@ -291,9 +321,22 @@ export function providerInvocation(
     attachments,
     deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
     oneWay: false,
-    remoteAddress:
-      socket?.remoteAddress === undefined ? undefined : `${socket.remoteAddress}:${socket.remotePort}`,
+    remoteAddress: stream.session === undefined ? undefined : remoteAddressOf(stream.session),
   });
+}
+
+/** Each connection's `host:port` peer, read once (through the session's socket proxy) per session. */
+const remoteAddresses = new WeakMap<Http2Session, string>();
+
+function remoteAddressOf(session: Http2Session): string | undefined {
+  let address = remoteAddresses.get(session);
+  if (address === undefined) {
+    const { socket } = session;
+    if (socket?.remoteAddress === undefined) return undefined;
+    address = `${socket.remoteAddress}:${socket.remotePort}`;
+    remoteAddresses.set(session, address);
+  }
+  return address;
 }
 
 /**
@@ -333,11 +376,13 @@ function invokeService(
   // Only a gzip request that accepts gzip is answered gzip.
   const responseEncoding = request.encoding === "gzip" && acceptsGzip(request) ? "gzip" : "identity";
   if (service === undefined) throw notExported(table, request, address);
-  const invocation = providerInvocation(stream, request.headers, request, {
-    parameterTypes: types.parameterTypes,
-    returnType: types.returnType,
-    args,
-  });
+  const invocation = providerInvocation(
+    stream,
+    request.headers,
+    request,
+    { parameterTypes: types.parameterTypes, returnType: types.returnType, args },
+    request.rawHeaders,
+  );
   const reply = (result: RpcResult, type: JavaType | undefined, exception: boolean): void => {
     try {
       answer(context, stream, responseEncoding, result, type, exception)?.catch(fail);
@@ -390,14 +435,14 @@ function answer(
 ): Promise<void> | undefined {
   const valueType = exception || type?.kind === "void" ? undefined : type;
   const data = encodeHessian(result.value, valueType);
-  const payload = encodeResponseWrapper({
-    serializeType: WRAPPER_HESSIAN2,
-    data,
-    type: type?.name ?? "java.lang.Object",
-  });
-  if (payload.length > context.payloadLimit) {
+  const message = encodeResponseWrapper(
+    { serializeType: WRAPPER_HESSIAN2, data, type: type?.name ?? "java.lang.Object" },
+    MESSAGE_PREFIX_BYTES,
+  );
+  const size = message.length - MESSAGE_PREFIX_BYTES;
+  if (size > context.payloadLimit) {
     throw new RpcError(
-      `the response of ${stream.sentHeaders[":path"] ?? "the call"} at ${context.address} is ${payload.length} bytes, ` +
+      `the response of ${stream.sentHeaders[":path"] ?? "the call"} at ${context.address} is ${size} bytes, ` +
         `over the payload limit of ${context.payloadLimit} bytes; raise \`payload\` or return less`,
       Code.ResourceExhausted,
     );
@@ -405,11 +450,27 @@ function answer(
   const headers = exception
     ? { ...responseHeaders(encoding), [TRI_EXCEPTION_CODE]: BIZ_EXCEPTION_CODE }
     : responseHeaders(encoding);
-  const framed = frameMessage(payload, encoding);
+  const framed = frameReservedMessage(message, encoding);
   if (framed instanceof Promise)
     return framed.then((frame) => sendMessage(stream, headers, frame, result.attachments));
   sendMessage(stream, headers, framed, result.attachments);
   return undefined;
+}
+
+/**
+ * The JavaType of each class name a wrapper names, resolved once each: every call names the same
+ * few. Bounded, so a generic caller naming ever new classes cannot grow it without end.
+ */
+const classTypes = new Map<string, JavaType>();
+const MAX_CLASS_TYPES = 1024;
+
+function classType(name: string): JavaType {
+  let type = classTypes.get(name);
+  if (type === undefined) {
+    type = javaTypeOfClassName(name);
+    if (classTypes.size < MAX_CLASS_TYPES) classTypes.set(name, type);
+  }
+  return type;
 }
 
 /**
@@ -423,7 +484,7 @@ function typesOf(
   argTypes: readonly string[],
   address: string,
 ): { parameterTypes: readonly JavaType[]; returnType: JavaType | undefined } {
-  const named = argTypes.map((name) => javaTypeOfClassName(name));
+  const named = argTypes.map(classType);
   const exported = table.forPath(request.path);
   const method = findOverload(exported, request.method, parameterDescriptor(named));
   if (method !== undefined) return { parameterTypes: method.parameterTypes, returnType: method.returnType };

@@ -22,7 +22,13 @@ import {
 } from "../../core/index.js";
 import { decodeHessian, encodeHessian } from "../../serialize/index.js";
 import type { ClientConnection } from "./client-connection.js";
-import { ACCEPTED_ENCODINGS, frameMessage, type MessageEncoding, messageEncodingOf } from "./grpc-frame.js";
+import {
+  ACCEPTED_ENCODINGS,
+  frameReservedMessage,
+  MESSAGE_PREFIX_BYTES,
+  type MessageEncoding,
+  messageEncodingOf,
+} from "./grpc-frame.js";
 import { GrpcResponse } from "./grpc-response.js";
 import { formatGrpcTimeout } from "./grpc-timeout.js";
 import { IdlCall } from "./idl-call.js";
@@ -129,21 +135,26 @@ export class TripleInvoker implements Invoker {
       : this.#idlCall(inv, inv.idl, what, timeoutMs);
   }
 
+  /** The request wrapper after room for its message prefix ({@link frameReservedMessage}). */
   #requestBytes(inv: Invocation, what: string): Buffer {
     let wrapper: Buffer;
     try {
-      wrapper = encodeRequestWrapper({
-        serializeType: WRAPPER_HESSIAN2,
-        args: inv.args.map((arg, i) => encodeHessian(arg, inv.parameterTypes[i])),
-        argTypes: inv.parameterTypes.map((t) => t.name),
-      });
+      wrapper = encodeRequestWrapper(
+        {
+          serializeType: WRAPPER_HESSIAN2,
+          args: inv.args.map((arg, i) => encodeHessian(arg, inv.parameterTypes[i])),
+          argTypes: inv.parameterTypes.map((t) => t.name),
+        },
+        MESSAGE_PREFIX_BYTES,
+      );
     } catch (error) {
       const cause = RpcError.from(error, Code.InvalidArgument);
       throw new RpcError(`${what}: cannot encode the call: ${cause.rawMessage}`, cause.code, { cause });
     }
-    if (wrapper.length > this.#payloadLimit) {
+    const size = wrapper.length - MESSAGE_PREFIX_BYTES;
+    if (size > this.#payloadLimit) {
       throw new RpcError(
-        `${what}: the request is ${wrapper.length} bytes, over the payload limit of ${this.#payloadLimit} bytes; ` +
+        `${what}: the request is ${size} bytes, over the payload limit of ${this.#payloadLimit} bytes; ` +
           "raise `payload` on both sides or send less",
         Code.ResourceExhausted,
       );
@@ -244,7 +255,7 @@ export class TripleInvoker implements Invoker {
    */
   #call(inv: Invocation, what: string, timeoutMs: number | undefined): Promise<RpcResult> {
     try {
-      const frame = frameMessage(this.#requestBytes(inv, what), this.#encoding);
+      const frame = frameReservedMessage(this.#requestBytes(inv, what), this.#encoding);
       const session = this.#session(what);
       if (frame instanceof Promise || session instanceof Promise) {
         return Promise.all([frame, session]).then(([f, s]) => this.#send(inv, what, timeoutMs, s, f));

@@ -48,6 +48,8 @@ export interface TripleServer {
 interface StreamTask {
   readonly stream: ServerHttp2Stream;
   readonly headers: IncomingHttpHeaders;
+  /** The headers' raw name/value list, the cheaper read of the attachments. */
+  readonly rawHeaders: readonly string[] | undefined;
 }
 
 /**
@@ -77,16 +79,22 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
   server.on("error", (error) => options.logger.warn(`triple server error: ${error.message}`));
   const port = (server.address() as AddressInfo).port;
   const address = `${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
-  const context = { table, address, payloadLimit: options.payloadLimit, logger: options.logger };
+  const { logger } = options;
+  const context = {
+    table,
+    address,
+    payloadLimit: options.payloadLimit,
+    onStreamError: (error: Error) =>
+      logger.debug("transport", `triple stream at ${address}: ${error.message}`),
+  };
   const { executor, observer } = options;
-  const serve = ({ stream, headers }: StreamTask): Promise<void> =>
+  const serve = ({ stream, headers, rawHeaders }: StreamTask): Promise<void> =>
     new Promise<void>((done) => {
       // A call that waited in the queue may have been canceled meanwhile: its slot frees at once.
       if (stream.closed || stream.destroyed) {
         done();
         return;
       }
-      stream.on("close", done);
       // The path is parsed and its service looked up once, here, for both modes.
       const target = parsePath(headers[":path"]);
       const exported = target === undefined ? undefined : exportedFor(table, headers, target.path);
@@ -95,12 +103,13 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
         idlMethods === undefined || target === undefined
           ? undefined
           : protoMethodOfPath(idlMethods, target.method);
-      if (exported !== undefined && method !== undefined && headers[":method"] === "POST")
+      if (exported !== undefined && method !== undefined && headers[":method"] === "POST") {
+        stream.on("close", done);
         serveIdlCall(context, stream, headers, exported, method);
-      else serveStream(context, stream, headers, target, exported);
+      } else serveStream(context, stream, headers, rawHeaders, target, exported, done);
     });
-  server.on("stream", (stream, headers) => {
-    if (executor.run(serve, { stream, headers }) !== undefined) return;
+  server.on("stream", (stream, headers, _flags, rawHeaders?: string[]) => {
+    if (executor.run(serve, { stream, headers, rawHeaders }) !== undefined) return;
     observer?.poolExhausted(address, executor.active, executor.queued);
     sendStatus(
       stream,

@@ -52,6 +52,21 @@ describe("triple wrapper codec", () => {
     assert.equal(decodeResponseWrapper(empty).data, undefined);
   });
 
+  test("wrapper codec - headroom leaves bytes unwritten before the same message", () => {
+    const request = {
+      serializeType: "hessian4",
+      args: [encodeHessian("a", java.String)],
+      argTypes: ["java.lang.String"],
+    };
+    assert.equal(hex(encodeRequestWrapper(request, 5).subarray(5)), hex(encodeRequestWrapper(request)));
+    const response = {
+      serializeType: "hessian4",
+      data: encodeHessian("ok", java.String),
+      type: "java.lang.String",
+    };
+    assert.equal(hex(encodeResponseWrapper(response, 5).subarray(5)), hex(encodeResponseWrapper(response)));
+  });
+
   test("wrapper codec - lengths of 128 bytes and more take a two-byte varint", () => {
     const arg = new Uint8Array(300).fill(0x41);
     const bytes = encodeRequestWrapper({ serializeType: "hessian4", args: [arg], argTypes: [] });

@@ -39,14 +39,16 @@ function fieldSize(field: number, bytes: Uint8Array): number {
 
 /**
  * Writes fields in the order given, as Java writes them (1, then every 2, then every 3), into one
- * buffer of the size the fields' {@link fieldSize}s add up to.
+ * buffer of the size the fields' {@link fieldSize}s add up to, after `headroom` bytes left for
+ * the caller (a gRPC message prefix written in place, so the message is not copied to be framed).
  */
 class FieldWriter {
   readonly #out: Buffer;
-  #at = 0;
+  #at: number;
 
-  constructor(size: number) {
-    this.#out = Buffer.allocUnsafe(size);
+  constructor(size: number, headroom: number) {
+    this.#out = Buffer.allocUnsafe(headroom + size);
+    this.#at = headroom;
   }
 
   #varint(value: number): void {
@@ -88,46 +90,64 @@ function utf8(text: string): Buffer {
   return bytes;
 }
 
-export function encodeRequestWrapper(wrapper: RequestWrapper): Buffer {
+/** The request's bytes, after `headroom` unwritten bytes (see {@link FieldWriter}). */
+export function encodeRequestWrapper(wrapper: RequestWrapper, headroom = 0): Buffer {
   const serializeType = utf8(wrapper.serializeType);
   const argTypes = wrapper.argTypes.map(utf8);
   let size = fieldSize(1, serializeType);
   for (const arg of wrapper.args) size += fieldSize(2, arg);
   for (const type of argTypes) size += fieldSize(3, type);
-  const writer = new FieldWriter(size).add(1, serializeType);
+  const writer = new FieldWriter(size, headroom).add(1, serializeType);
   for (const arg of wrapper.args) writer.add(2, arg);
   for (const type of argTypes) writer.add(3, type);
   return writer.toBuffer();
 }
 
-export function encodeResponseWrapper(wrapper: ResponseWrapper): Buffer {
+/** The response's bytes, after `headroom` unwritten bytes (see {@link FieldWriter}). */
+export function encodeResponseWrapper(wrapper: ResponseWrapper, headroom = 0): Buffer {
   const serializeType = utf8(wrapper.serializeType);
   const type = utf8(wrapper.type);
   const size =
     fieldSize(1, serializeType) +
     (wrapper.data === undefined ? 0 : fieldSize(2, wrapper.data)) +
     fieldSize(3, type);
-  const writer = new FieldWriter(size).add(1, serializeType);
+  const writer = new FieldWriter(size, headroom).add(1, serializeType);
   if (wrapper.data !== undefined) writer.add(2, wrapper.data);
   return writer.add(3, type).toBuffer();
 }
 
+/** Where a {@link readFields} pass is in its bytes. */
+interface FieldCursor {
+  readonly buffer: Buffer;
+  at: number;
+}
+
+function readVarint(cursor: FieldCursor, what: string): number {
+  const { buffer } = cursor;
+  let value = 0;
+  for (let shift = 0; shift < 35; shift += 7) {
+    if (cursor.at >= buffer.length) throw malformed(what, "it ends inside a varint");
+    const byte = buffer[cursor.at++]!;
+    value += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) return value;
+  }
+  throw malformed(what, "a varint is longer than 5 bytes");
+}
+
 /** Visits each length-delimited field of `bytes`; anything else is not one of the two wrappers. */
-function readFields(bytes: Uint8Array, what: string, visit: (field: number, value: Buffer) => void): void {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 0;
-  const varint = (): number => {
-    let value = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      if (at >= buffer.length) throw malformed(what, "it ends inside a varint");
-      const byte = buffer[at++]!;
-      value += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return value;
-    }
-    throw malformed(what, "a varint is longer than 5 bytes");
+function readFields<S>(
+  bytes: Uint8Array,
+  what: string,
+  state: S,
+  visit: (state: S, field: number, value: Buffer) => void,
+): void {
+  const cursor: FieldCursor = {
+    buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    at: 0,
   };
-  while (at < buffer.length) {
-    const tag = varint();
+  const { buffer } = cursor;
+  while (cursor.at < buffer.length) {
+    const tag = readVarint(cursor, what);
     const wireType = tag & 7;
     if (wireType !== LENGTH_DELIMITED) {
       throw malformed(
@@ -135,10 +155,11 @@ function readFields(bytes: Uint8Array, what: string, visit: (field: number, valu
         `field ${Math.floor(tag / 8)} has wire type ${wireType} (every field is length-delimited, 2)`,
       );
     }
-    const length = varint();
+    const length = readVarint(cursor, what);
+    const at = cursor.at;
     if (at + length > buffer.length) throw malformed(what, `a field of ${length} bytes runs past the end`);
-    visit(Math.floor(tag / 8), buffer.subarray(at, at + length));
-    at += length;
+    visit(state, Math.floor(tag / 8), buffer.subarray(at, at + length));
+    cursor.at = at + length;
   }
 }
 
@@ -149,27 +170,39 @@ function malformed(what: string, reason: string): RpcError {
   );
 }
 
+interface MutableRequestWrapper {
+  serializeType: string;
+  readonly args: Buffer[];
+  readonly argTypes: string[];
+}
+
+function visitRequestField(wrapper: MutableRequestWrapper, field: number, value: Buffer): void {
+  if (field === 1) wrapper.serializeType = value.toString("utf8");
+  else if (field === 2) wrapper.args.push(value);
+  else if (field === 3) wrapper.argTypes.push(value.toString("utf8"));
+}
+
 /** Reads a request wrapper; unknown field numbers are skipped (protobuf's rule). */
 export function decodeRequestWrapper(bytes: Uint8Array): RequestWrapper {
-  let serializeType = "";
-  const args: Buffer[] = [];
-  const argTypes: string[] = [];
-  readFields(bytes, "request", (field, value) => {
-    if (field === 1) serializeType = value.toString("utf8");
-    else if (field === 2) args.push(value);
-    else if (field === 3) argTypes.push(value.toString("utf8"));
-  });
-  return { serializeType, args, argTypes };
+  const wrapper: MutableRequestWrapper = { serializeType: "", args: [], argTypes: [] };
+  readFields(bytes, "request", wrapper, visitRequestField);
+  return wrapper;
+}
+
+interface MutableResponseWrapper {
+  serializeType: string;
+  data: Buffer | undefined;
+  type: string;
+}
+
+function visitResponseField(wrapper: MutableResponseWrapper, field: number, value: Buffer): void {
+  if (field === 1) wrapper.serializeType = value.toString("utf8");
+  else if (field === 2) wrapper.data = value;
+  else if (field === 3) wrapper.type = value.toString("utf8");
 }
 
 export function decodeResponseWrapper(bytes: Uint8Array): ResponseWrapper {
-  let serializeType = "";
-  let data: Buffer | undefined;
-  let type = "";
-  readFields(bytes, "response", (field, value) => {
-    if (field === 1) serializeType = value.toString("utf8");
-    else if (field === 2) data = value;
-    else if (field === 3) type = value.toString("utf8");
-  });
-  return { serializeType, data, type };
+  const wrapper: MutableResponseWrapper = { serializeType: "", data: undefined, type: "" };
+  readFields(bytes, "response", wrapper, visitResponseField);
+  return wrapper;
 }

@@ -8,9 +8,7 @@
  * `npm run build && TSX_TSCONFIG_PATH=bench/tsconfig.compiled.json npx tsx bench/consumer-allocations.ts [text|user] [concurrency] [top]`.
  */
 import { Session } from "node:inspector/promises";
-import { startBenchChild } from "./e2e/child.js";
-import { dubboContender } from "./e2e/dubbo-contender.js";
-import { requireCompiledPackage, textFor, traceFor, userFor } from "./e2e/workloads.js";
+import { withBenchConsumer } from "./e2e/consumer-under-test.js";
 
 const WARMUP_CALLS = 20_000;
 const CALLS = 40_000;
@@ -31,23 +29,7 @@ function siteOf(node: SamplingNode): string {
   return `${functionName || "(anonymous)"} ${url.replace(/^.*\/(dist|src|bench)\//, "$1/")}:${lineNumber + 1}`;
 }
 
-requireCompiledPackage();
-const server = startBenchChild("dubbo-ts server", "e2e-server.ts", ["dubbo-ts"]);
-try {
-  const ready = await server.next(60_000);
-  if (ready.type !== "ready") throw new Error(`consumer-allocations: the server answered ${ready.type}`);
-  const client = await dubboContender("dubbo").connect(ready.port);
-  const call =
-    workload === "user"
-      ? (n: number) => client.echoUser(userFor(n), traceFor(n))
-      : (n: number) => client.echoText(textFor(n), traceFor(n));
-  const loop = async (calls: number): Promise<void> => {
-    let n = 0;
-    const caller = async (): Promise<void> => {
-      while (n < calls) await call(n++);
-    };
-    await Promise.all(Array.from({ length: concurrency }, caller));
-  };
+await withBenchConsumer("consumer-allocations", workload, concurrency, async (loop) => {
   await loop(WARMUP_CALLS);
   const session = new Session();
   session.connect();
@@ -77,7 +59,4 @@ try {
   for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg))) {
     process.stdout.write(`${String(Math.round(bytes / CALLS)).padStart(6)} B  ${site}\n`);
   }
-  await client.close();
-} finally {
-  await server.stop();
-}
+});

@@ -43,3 +43,34 @@ describe("deadline timers", () => {
     }
   });
 });
+
+describe("deadline timers, queue links", () => {
+  it("deadline timers - a re-added entry waits once, and an entry that left its queue links to nothing", async () => {
+    const timers = new DeadlineTimers({ keepAlive: false });
+    const expired: string[] = [];
+    const entry = (name: string): TimedEntry => ({ onDeadline: () => expired.push(name) });
+    const [a, b, c] = [entry("a"), entry("b"), entry("c")];
+    const guard = setTimeout(() => {}, 5000);
+    try {
+      timers.add(a, 10);
+      timers.add(b, 10);
+      timers.add(c, 10);
+      timers.add(a, 10); // restarts a's timeout: it now expires after c, once
+      timers.delete(b, 20); // another timeout's queue: b keeps waiting
+      timers.delete(c, 10);
+      assert.equal(c.deadlineQueue, undefined);
+      assert.equal(c.deadlineNext, undefined);
+      assert.equal(c.deadlinePrevious, undefined);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      assert.deepEqual(expired, ["b", "a"]);
+      for (const left of [a, b]) {
+        assert.equal(left.deadlineQueue, undefined);
+        assert.equal(left.deadlineNext, undefined);
+        assert.equal(left.deadlinePrevious, undefined);
+      }
+      timers.delete(a, 10); // already expired: nothing happens
+    } finally {
+      clearTimeout(guard);
+    }
+  });
+});

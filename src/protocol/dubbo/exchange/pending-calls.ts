@@ -6,6 +6,7 @@ import {
   RpcError,
   type TimedEntry,
 } from "../../../core/index.js";
+import { CallTable } from "./call-table.js";
 import type { CallLabels, Response } from "./message.js";
 import { codeFromStatus, statusName } from "./status.js";
 
@@ -54,6 +55,10 @@ export interface PendingCalls {
  */
 class PendingCall implements TimedEntry {
   readonly startedAt = Date.now();
+  deadlineDueAt = 0;
+  deadlineQueue: TimedEntry["deadlineQueue"] = undefined;
+  deadlinePrevious: TimedEntry | undefined = undefined;
+  deadlineNext: TimedEntry | undefined = undefined;
 
   constructor(
     readonly table: PendingTable,
@@ -95,7 +100,7 @@ function expireNow(entry: PendingCall): void {
 }
 
 class PendingTable implements PendingCalls {
-  readonly #calls = new Map<bigint, PendingCall>();
+  readonly #calls = new CallTable<PendingCall>();
   readonly #address: string;
   readonly #timers: DeadlineTimers;
 
@@ -118,7 +123,7 @@ class PendingTable implements PendingCalls {
     return new Promise<T>((resolve, reject) => {
       const settle = resolve as (value: unknown) => void;
       const entry = new PendingCall(this, id, call, timeoutMs, signal, read, settle, reject);
-      this.#calls.set(id, entry);
+      this.#calls.add(entry);
       if (timeoutMs > 0) this.#timers.add(entry, timeoutMs);
       else setImmediate(expireNow, entry).unref();
       signal?.addEventListener("abort", entry);
@@ -127,8 +132,7 @@ class PendingTable implements PendingCalls {
 
   /** Removes `entry` if it still waits, with its timer and its abort listener. */
   #release(entry: PendingCall | undefined): entry is PendingCall {
-    if (entry === undefined || this.#calls.get(entry.id) !== entry) return false;
-    this.#calls.delete(entry.id);
+    if (entry === undefined || !this.#calls.remove(entry)) return false;
     if (entry.timeoutMs > 0) this.#timers.delete(entry, entry.timeoutMs);
     entry.signal?.removeEventListener("abort", entry);
     return true;
@@ -186,7 +190,7 @@ class PendingTable implements PendingCalls {
   failAll(cause: Error | undefined): void {
     if (this.#calls.size === 0) return;
     const now = Date.now();
-    for (const entry of [...this.#calls.values()]) {
+    for (const entry of this.#calls.values()) {
       this.#release(entry);
       entry.reject(
         new RpcError(

@@ -12,6 +12,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { type Invoker, type Protocol, silentLogger, Url } from "../../src/core/index.js";
 import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { RegistryDirectory } from "../../src/registry/directory/index.js";
+import { ChildUrls } from "../../src/registry/zookeeper/child-urls.js";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 import { createZookeeperRegistry } from "../../src/registry/zookeeper/zookeeper-registry.js";
 import { PROVIDERS_PATH, providerNode, SCALE_IFACE, writeProviders } from "./providers.js";
@@ -159,24 +160,53 @@ const heapPerProvider = (heapAfterGc() - heapBefore) / count;
 const loaded = directory.all().length;
 const kept = directory.all()[0];
 
+/**
+ * Our own part of a change: the CPU from the subscription's first look at the new read (after
+ * the ZooKeeper client decoded the reply and the watch compared it with the last) to the
+ * directory settled: the registry's and the directory's code, without the client's decoding.
+ */
+let readCpu: NodeJS.CpuUsage | undefined;
+const read = ChildUrls.prototype.read;
+ChildUrls.prototype.read = function (this: ChildUrls, ...args: Parameters<typeof read>) {
+  readCpu ??= process.cpuUsage();
+  return read.apply(this, args);
+};
+async function ours(change: () => Promise<void>): Promise<number> {
+  readCpu = undefined;
+  await change();
+  if (readCpu === undefined) throw new Error("directory bench: the change was not read");
+  return cpuMs(readCpu);
+}
+
 const adds: Window[] = [];
 const removes: Window[] = [];
+const oursAdd: number[] = [];
+const oursRemove: number[] = [];
 for (let change = 0; change < changes; change++) {
   adds.push(
     await measure(`add-${change}`, async () => {
       await writer.create(providerNode(count, providerPort), true);
-      await until(() => directory.all().length === count + 1);
-      await directory.settled();
+      oursAdd.push(
+        await ours(async () => {
+          await until(() => directory.all().length === count + 1);
+          await directory.settled();
+        }),
+      );
     }),
   );
   removes.push(
     await measure(`remove-${change}`, async () => {
       await writer.remove(providerNode(count, providerPort));
-      await until(() => directory.all().length === count);
-      await directory.settled();
+      oursRemove.push(
+        await ours(async () => {
+          await until(() => directory.all().length === count);
+          await directory.settled();
+        }),
+      );
     }),
   );
 }
+const middle = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
 
 console.log(
   JSON.stringify({
@@ -187,6 +217,8 @@ console.log(
     heapPerProvider,
     add: median(adds),
     remove: median(removes),
+    oursAddCpuMs: middle(oursAdd),
+    oursRemoveCpuMs: middle(oursRemove),
     keptIdentity: directory.all()[0] === kept,
   }),
 );

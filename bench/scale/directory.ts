@@ -25,6 +25,9 @@ interface DirectoryFigures {
   readonly heapPerProvider: number;
   readonly add: Window;
   readonly remove: Window;
+  /** CPU from the subscription's look at the new read to the directory settled (ours alone). */
+  readonly oursAddCpuMs: number;
+  readonly oursRemoveCpuMs: number;
   readonly keptIdentity: boolean;
 }
 
@@ -93,8 +96,9 @@ export async function runDirectoryScaleBench(options: DirectoryBenchOptions): Pr
         console.log(`    raw getChildren     ${fmt(f.rawRead)}`);
         console.log(`    load (subscribe)    ${fmt(f.load)}${net(f.load)}`);
         console.log(`    heap per provider   ${(f.heapPerProvider / 1024).toFixed(2)} KiB`);
-        console.log(`    add one (median)    ${fmt(f.add)}${net(f.add)}`);
-        console.log(`    remove one (median) ${fmt(f.remove)}${net(f.remove)}`);
+        const own = (ms: number): string => `; registry and directory ${ms.toFixed(2)} ms CPU`;
+        console.log(`    add one (median)    ${fmt(f.add)}${net(f.add)}${own(f.oursAddCpuMs)}`);
+        console.log(`    remove one (median) ${fmt(f.remove)}${net(f.remove)}${own(f.oursRemoveCpuMs)}`);
         console.log(`    unchanged invoker kept its identity: ${f.keptIdentity}`);
       }
     }

@@ -7,7 +7,7 @@ import {
   Url,
 } from "../core/index.js";
 import type { MonitorEvents, RegistryOperated } from "../monitor/index.js";
-import type { NotifyListener, Registry, RegistryLogger } from "./registry.js";
+import type { ListChange, NotifyListener, Registry, RegistryLogger } from "./registry.js";
 import { ANY_VALUE, EMPTY_PROTOCOL, REGISTRY_LOG } from "./registry.js";
 import { RegistryCacheFile, registryCachePath } from "./registry-cache.js";
 import { categoryOf, isMatch } from "./url-match.js";
@@ -163,11 +163,7 @@ export abstract class AbstractRegistry implements Registry {
     const categories = this.#categoriesOf(key);
     const byCategory = new Map<string, Url[]>();
     for (const u of urls) {
-      let category = categories.get(u);
-      if (category === undefined) {
-        category = isMatch(url, u) ? categoryOf(u) : NOT_MATCHED;
-        categories.set(u, category);
-      }
+      const category = matchedCategory(categories, url, u);
       if (category === NOT_MATCHED) continue;
       let list = byCategory.get(category);
       if (list === undefined) {
@@ -196,6 +192,47 @@ export abstract class AbstractRegistry implements Registry {
     }
     this.#saveCache(url, notified);
     listener(batch);
+  }
+
+  /**
+   * Delivers a change of one category's list (see `ListChange`): to a listener that takes changes,
+   * as the change, when the list last notified for the category is `change.before` element for
+   * element and every added URL matches into that category; otherwise as the full list
+   * `change.after` through `notify`. Recorded and cached as the full list would be.
+   */
+  protected notifyChange(url: Url, listener: NotifyListener, change: ListChange): void {
+    const changed = listener.changed;
+    const key = url.toFullString();
+    const notified = this.#notified.get(key);
+    const last = notified?.get(change.category);
+    if (
+      changed === undefined ||
+      notified === undefined ||
+      last === undefined ||
+      !sameUrls(last, change.before) ||
+      !this.#allIn(url, change.category, change.added)
+    ) {
+      this.notify(url, listener, change.after);
+      return;
+    }
+    notified.set(change.category, change.after);
+    if (this.#monitor?.hasListeners("registryNotified")) {
+      this.#monitor.emit("registryNotified", {
+        registry: this.url.address,
+        service: url.serviceInterface,
+        category: change.category,
+        urls: change.after.length,
+      });
+    }
+    this.#saveCache(url, notified);
+    changed(change);
+  }
+
+  /** Whether every one of `urls` matches `subscription` and belongs to `category`. */
+  #allIn(subscription: Url, category: string, urls: readonly Url[]): boolean {
+    const categories = this.#categoriesOf(subscription.toFullString());
+    for (const u of urls) if (matchedCategory(categories, subscription, u) !== category) return false;
+    return true;
   }
 
   /**
@@ -285,4 +322,21 @@ export abstract class AbstractRegistry implements Registry {
     }
     this.#cache.set(url.serviceKey, [...byCategory.values()].flat());
   }
+}
+
+/** `url`'s category under `subscription`, or NOT_MATCHED, remembered in `categories`. */
+function matchedCategory(categories: WeakMap<Url, string>, subscription: Url, url: Url): string {
+  let category = categories.get(url);
+  if (category === undefined) {
+    category = isMatch(subscription, url) ? categoryOf(url) : NOT_MATCHED;
+    categories.set(url, category);
+  }
+  return category;
+}
+
+/** Whether two lists hold the same `Url` objects in the same order (pointer compares, no hashing). */
+function sameUrls(a: readonly Url[], b: readonly Url[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

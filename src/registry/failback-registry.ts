@@ -10,6 +10,7 @@ import { AbstractRegistry, type RegistryOptions } from "./abstract-registry.js";
 import {
   CATEGORY_KEY,
   CONSUMER_PROTOCOL,
+  type ListChange,
   type NotifyListener,
   PROVIDERS_CATEGORY,
   REGISTRY_LOG,
@@ -185,6 +186,24 @@ export abstract class FailbackRegistry extends AbstractRegistry {
     } catch (error) {
       this.logger.warn(`a listener of ${url.serviceKey} failed on notify; retrying later`, error);
       this.#mergePending(this.#add("notify", url, listener), urls);
+    }
+  }
+
+  /**
+   * Delivers a change, or the full list while a failed notify of this listener waits for its
+   * retry (the change would be relative to lists the listener never took). A listener that throws
+   * on the change gets the full list on the next retry.
+   */
+  protected override notifyChange(url: Url, listener: NotifyListener, change: ListChange): void {
+    if (this.#failed.has(this.#key("notify", url, listener))) {
+      this.notify(url, listener, change.after);
+      return;
+    }
+    try {
+      super.notifyChange(url, listener, change);
+    } catch (error) {
+      this.logger.warn(`a listener of ${url.serviceKey} failed on notify; retrying later`, error);
+      this.#mergePending(this.#add("notify", url, listener), change.after);
     }
   }
 

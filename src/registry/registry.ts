@@ -9,7 +9,29 @@ import type { Logger, Url } from "../core/index.js";
  * resolves; later changes arrive whenever the registry sees them. A listener that throws is
  * called again later with the latest lists (failback).
  */
-export type NotifyListener = (urls: readonly Url[]) => void;
+export type NotifyListener = ((urls: readonly Url[]) => void) & {
+  /**
+   * Optional: takes a change of one category's list in place of its full list, so a listener
+   * over 10 000 providers pays for the one that changed. A registry calls it only when `before`
+   * is, element for element, the list it last notified for that category and every added URL
+   * belongs to it; otherwise (and always without this method) the full list arrives as above.
+   */
+  readonly changed?: (change: ListChange) => void;
+};
+
+/**
+ * One category's list changed in place: `after` is `before` with the `removed` URLs at
+ * `before[start, start + removed.length)` replaced by the `added` ones. Neither list is empty
+ * (a category that empties or fills is notified in full, with its `empty://`).
+ */
+export interface ListChange {
+  readonly category: string;
+  readonly before: readonly Url[];
+  readonly after: readonly Url[];
+  readonly start: number;
+  readonly removed: readonly Url[];
+  readonly added: readonly Url[];
+}
 
 /**
  * A service registry (Dubbo's `RegistryService`). URLs are the configuration bus: providers

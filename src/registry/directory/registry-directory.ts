@@ -8,7 +8,7 @@ import {
 } from "../../cluster/index.js";
 import type { ExtensionPoint, Invoker, Protocol, Url } from "../../core/index.js";
 import { consoleLogger } from "../../core/index.js";
-import type { NotifyListener, Registry, RegistryLogger } from "../registry.js";
+import type { ListChange, NotifyListener, Registry, RegistryLogger } from "../registry.js";
 import {
   ANY_VALUE,
   CATEGORY_KEY,
@@ -78,9 +78,13 @@ export class RegistryDirectory extends SnapshotDirectory {
   readonly #routerFactories: ExtensionPoint<RouterFactory> | undefined;
   readonly #builtinRouters: readonly Router[];
   readonly #logger: RegistryLogger;
-  readonly #listener: NotifyListener = (urls) => this.notify(urls);
+  readonly #listener: NotifyListener = Object.assign((urls: readonly Url[]) => this.notify(urls), {
+    changed: (change: ListChange) => this.notifyChange(change),
+  });
   /** undefined until the first providers list arrives. */
   #providerUrls: readonly Url[] | undefined;
+  /** The change `#providerUrls` came from, while the refresh that applies it is pending. */
+  #providerChange: ListChange | undefined;
   #configurators: readonly Configurator[] = [];
   #nearMisses: readonly NearMiss[] = [];
   #ruleRouters: readonly Router[] = [];
@@ -93,6 +97,11 @@ export class RegistryDirectory extends SnapshotDirectory {
    * and refers that child only, and every other provider keeps its invoker and its state.
    */
   #entries = new Map<Url, Entry>();
+  /**
+   * The entries in the registry's order (a provider whose refer failed is not among them): what a
+   * change from the registry is spliced into, position by position.
+   */
+  #listed: readonly Entry[] = [];
   /** Set when the rules change: every provider is resolved again on the next refresh. */
   #rulesChanged = false;
   #paramNameSets = new ParamNameSets();
@@ -192,7 +201,28 @@ export class RegistryDirectory extends SnapshotDirectory {
           : routersFromRuleUrls(this.#routerFactories, routers, this.#logger);
     }
     const providers = byCategory.get(PROVIDERS_CATEGORY);
-    if (providers !== undefined) this.#providerUrls = providers;
+    if (providers !== undefined) {
+      this.#providerUrls = providers;
+      this.#providerChange = undefined;
+    }
+    this.#schedule();
+  }
+
+  /**
+   * The registry listener's change path (see `ListChange`): a change of the providers is applied
+   * by splicing it into the listed entries, so only the added providers are resolved and referred
+   * and nothing is looked up per unchanged provider. The result is the full path's: a change that
+   * cannot be spliced (rules changed since, a refer failed, another list arrived first) is applied
+   * as the full list `change.after`.
+   */
+  notifyChange(change: ListChange): void {
+    if (this.destroyed) return;
+    if (change.category !== PROVIDERS_CATEGORY) {
+      this.notify(change.after);
+      return;
+    }
+    this.#providerUrls = change.after;
+    this.#providerChange = change;
     this.#schedule();
   }
 
@@ -371,27 +401,16 @@ export class RegistryDirectory extends SnapshotDirectory {
     } else {
       this.#nearMisses = [];
     }
-    const previous = this.#entries;
-    const kept = this.#rulesChanged ? new Map<Url, Entry>() : previous;
+    const change = this.#providerChange;
+    this.#providerChange = undefined;
+    const plan =
+      (change !== undefined && change.after === providerUrls && !this.#rulesChanged
+        ? this.#spliced(change)
+        : undefined) ?? this.#matched(providerUrls);
     this.#rulesChanged = false;
-    // In the registry's order (balancers such as round robin need a stable list); a new provider
-    // holds its place with no entry until it is resolved.
-    const next = new Map<Url, Entry | undefined>();
-    const fresh: Url[] = [];
-    for (const provider of providerUrls) {
-      const entry = kept.get(provider);
-      if (entry !== undefined) next.set(provider, entry);
-      else if (!next.has(provider)) {
-        fresh.push(provider);
-        next.set(provider, undefined);
-      }
-    }
-    const departed: Entry[] = [];
-    if (next.size - fresh.length < previous.size) {
-      for (const [provider, entry] of previous) if (next.get(provider) !== entry) departed.push(entry);
-    }
+    const { slots, fresh, freshAt, departed } = plan;
     const reused = new Set<Invoker>();
-    const referring = fresh.length === 0 ? [] : this.#resolveFresh(fresh, departed, next, reused);
+    const referring = fresh.length === 0 ? [] : this.#resolveFresh(fresh, freshAt, departed, slots, reused);
     const referred = await this.#referInTurns(referring);
     if (this.destroyed) {
       await Promise.allSettled(referred.map(({ entry }) => entry.invoker?.destroy()));
@@ -406,12 +425,14 @@ export class RegistryDirectory extends SnapshotDirectory {
         error,
       );
     }
-    const entries = next as Map<Url, Entry>; // every place is resolved now
-    const { ordered, excluded, defaultGivers } = listOf(entries, unavailable);
+    const listed = slots as Entry[]; // every place is resolved now
+    const { ordered, excluded, defaultGivers } = listOf(listed, unavailable);
+    const { entries } = plan;
+    if (entries === this.#entries) for (const entry of departed) entries.delete(entry.provider);
+    for (const at of freshAt) entries.set(listed[at]!.provider, listed[at]!);
     // Forgotten, so the next notification refers it again.
-    if (unavailable.size > 0) {
-      for (const [provider, entry] of entries) if (unavailable.has(entry)) entries.delete(provider);
-    }
+    this.#listed = unavailable.size === 0 ? listed : listed.filter((entry) => !unavailable.has(entry));
+    for (const entry of unavailable) entries.delete(entry.provider);
     this.#entries = entries;
     this.#updateOverriddenUrl(defaultGivers);
     this.swap({ invokers: ordered, excluded, routers });
@@ -431,30 +452,88 @@ export class RegistryDirectory extends SnapshotDirectory {
   }
 
   /**
-   * Resolves the providers not seen before into `next`, reusing the invoker of a departed entry
-   * whose merged URL is the same (into `reused`); returns the entries that need a new invoker.
-   * URLs are built into strings only when some provider is new and some invoker departed.
+   * The full path's plan: every listed provider looked up by its `Url` object (after a rule change
+   * none is kept), in the registry's order, a provider listed twice once.
+   */
+  #matched(providerUrls: readonly Url[]): Plan {
+    const previous = this.#entries;
+    const kept = this.#rulesChanged ? new Map<Url, Entry>() : previous;
+    // The new map, a new provider's place in it held with no entry until it is resolved.
+    const next = new Map<Url, Entry | undefined>();
+    const slots: Array<Entry | undefined> = [];
+    const fresh: Url[] = [];
+    const freshAt: number[] = [];
+    for (const provider of providerUrls) {
+      if (next.has(provider)) continue;
+      const entry = kept.get(provider);
+      if (entry === undefined) {
+        fresh.push(provider);
+        freshAt.push(slots.length);
+      }
+      next.set(provider, entry);
+      slots.push(entry);
+    }
+    const departed: Entry[] = [];
+    if (slots.length - freshAt.length < previous.size) {
+      for (const [provider, entry] of previous) if (next.get(provider) !== entry) departed.push(entry);
+    }
+    return { slots, fresh, freshAt, departed, entries: next as Map<Url, Entry> };
+  }
+
+  /**
+   * The change path's plan: the change spliced into the listed entries, or undefined when they are
+   * not the change's `before` position by position (a refer failed, or a list arrived between).
+   * A provider that moved within the changed stretch keeps its entry, as on the full path.
+   */
+  #spliced(change: ListChange): Plan | undefined {
+    const listed = this.#listed;
+    const { before, start, removed, added } = change;
+    if (listed.length !== before.length) return undefined;
+    for (let i = 0; i < listed.length; i++) if (listed[i]!.provider !== before[i]) return undefined;
+    const end = start + removed.length;
+    const leaving = new Set(listed.slice(start, end));
+    const slots: Array<Entry | undefined> = listed.slice(0, start);
+    const fresh: Url[] = [];
+    const freshAt: number[] = [];
+    for (const provider of added) {
+      const entry = this.#entries.get(provider);
+      if (entry === undefined) {
+        fresh.push(provider);
+        freshAt.push(slots.length);
+      } else if (leaving.delete(entry) === false) return undefined; // listed twice: the full path dedupes
+      slots.push(entry);
+    }
+    for (let i = end; i < listed.length; i++) slots.push(listed[i]);
+    return { slots, fresh, freshAt, departed: [...leaving], entries: this.#entries };
+  }
+
+  /**
+   * Resolves the providers not seen before into their `slots`, reusing the invoker of a departed
+   * entry whose merged URL is the same (into `reused`); returns the entries that need a new
+   * invoker. URLs are built into strings only when some provider is new and some invoker departed.
    */
   #resolveFresh(
     fresh: readonly Url[],
+    freshAt: readonly number[],
     departed: readonly Entry[],
-    next: Map<Url, Entry | undefined>,
+    slots: Array<Entry | undefined>,
     reused: Set<Invoker>,
   ): Referring[] {
     const departedByUrl = new Map<string, Invoker>();
     for (const invoker of invokersOf(departed)) departedByUrl.set(invoker.url.toFullString(), invoker);
     const allowed = listParam(this.url, "protocol");
     const referring: Referring[] = [];
-    for (const provider of fresh) {
+    for (let i = 0; i < fresh.length; i++) {
+      const provider = fresh[i]!;
       const resolved = this.#resolve(provider, allowed);
       if (resolved.kind !== "wanted") {
-        next.set(provider, { resolved, invoker: undefined });
+        slots[freshAt[i]!] = { provider, resolved, invoker: undefined };
         continue;
       }
       const url = resolved.merged;
       const invoker = departedByUrl.size === 0 ? undefined : departedByUrl.get(url.toFullString());
-      const entry: Entry = { resolved, invoker };
-      next.set(provider, entry);
+      const entry: Entry = { provider, resolved, invoker };
+      slots[freshAt[i]!] = entry;
       if (entry.invoker === undefined) referring.push({ entry, url });
       else reused.add(entry.invoker);
     }
@@ -493,9 +572,23 @@ const REFERS_PER_TURN = 64;
 
 /** What one provider URL became: its resolution under the current rules, then its invoker. */
 interface Entry {
+  readonly provider: Url;
   readonly resolved: Resolved;
   /** Undefined while referring, and for providers left out. */
   invoker: Invoker | undefined;
+}
+
+/**
+ * What a refresh does to the entries: `slots` in the registry's order, the providers to resolve
+ * and their positions (their slots empty until then), the entries that left, and the map by
+ * provider the refresh leaves (the current one updated in place on the change path).
+ */
+interface Plan {
+  readonly slots: Array<Entry | undefined>;
+  readonly fresh: readonly Url[];
+  readonly freshAt: readonly number[];
+  readonly departed: readonly Entry[];
+  readonly entries: Map<Url, Entry>;
 }
 
 /** A new provider's entry and the merged URL it is referred with. */
@@ -511,23 +604,28 @@ interface Referred extends Referring {
 
 /** The snapshot's lists from the entries, in the registry's order. */
 function listOf(
-  entries: ReadonlyMap<Url, Entry>,
+  entries: readonly Entry[],
   unavailable: ReadonlySet<Entry>,
 ): { ordered: readonly Invoker[]; excluded: Map<string, ExclusionReason>; defaultGivers: Url[] } {
   const ordered: Invoker[] = [];
   const excluded = new Map<string, ExclusionReason>();
-  // Only the first merged URL of each set of parameter names can give the reference a default.
+  // Only the first merged URL of each set of parameter names can give the reference a default;
+  // neighbours mostly share their set, so the set of sets is asked only when it changes.
   const defaultGivers: Url[] = [];
   const givingKeySets = new Set<string>();
-  for (const [provider, entry] of entries) {
+  let lastKeys: string | undefined;
+  for (const entry of entries) {
     const { resolved } = entry;
-    if (resolved.kind !== "mismatch" && !givingKeySets.has(resolved.paramKeys)) {
-      givingKeySets.add(resolved.paramKeys);
-      defaultGivers.push(resolved.merged);
+    if (resolved.kind !== "mismatch" && resolved.paramKeys !== lastKeys) {
+      lastKeys = resolved.paramKeys;
+      if (!givingKeySets.has(lastKeys)) {
+        givingKeySets.add(lastKeys);
+        defaultGivers.push(resolved.merged);
+      }
     }
     if (entry.invoker !== undefined) ordered.push(entry.invoker);
-    else if (resolved.kind !== "wanted") excluded.set(provider.address, resolved.reason);
-    else if (unavailable.has(entry)) excluded.set(provider.address, { kind: "unavailable" });
+    else if (resolved.kind !== "wanted") excluded.set(entry.provider.address, resolved.reason);
+    else if (unavailable.has(entry)) excluded.set(entry.provider.address, { kind: "unavailable" });
   }
   return { ordered: Object.freeze(ordered), excluded, defaultGivers };
 }

@@ -1,7 +1,7 @@
 import { Url } from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
 import { isMatch } from "../url-match.js";
-import { childrenSplice } from "./children-splice.js";
+import { type ChildrenSplice, childrenSplice } from "./children-splice.js";
 import { ENCODED_PROTOCOL_SEPARATOR } from "./zk-paths.js";
 
 /** Children parsed per event-loop turn by `prepare`. */
@@ -18,6 +18,20 @@ interface ParsedRead {
   readonly parsed: readonly Parsed[];
 }
 
+/** A read's URLs and, when a read before had some, where they differ from its URLs. */
+interface UrlsRead {
+  readonly urls: Url[];
+  readonly change: UrlsChange | undefined;
+}
+
+/** `urls` is `before` with `removed` at `before[start, start + removed.length)` replaced by `added`. */
+interface UrlsChange {
+  readonly before: readonly Url[];
+  readonly start: number;
+  readonly removed: readonly Url[];
+  readonly added: readonly Url[];
+}
+
 /**
  * The URLs of one subscription's children on one category path, parsed once per child name: a
  * change of one child among 10 000 decodes and matches that child only, and every unchanged child
@@ -32,6 +46,8 @@ export class ChildUrls {
   readonly #describePath: string;
   #children: readonly string[] = [];
   #parsed: readonly Parsed[] = [];
+  /** The URLs of the last read (its parsed children less the skipped ones). */
+  #urls: Url[] = [];
   /** The read `prepare` parsed ahead of the next `urls`, position by position. */
   #ahead: ParsedRead | undefined;
 
@@ -43,17 +59,48 @@ export class ChildUrls {
 
   /** The URLs of `children` (distinct names, as ZooKeeper lists them) this subscription matches, in their order. */
   urls(children: readonly string[]): Url[] {
+    return this.read(children, undefined, undefined).urls;
+  }
+
+  /**
+   * As `urls`, with where the URLs differ from the last read's; `splice` places `children`
+   * against `previous` (the watch's read before), used when that was this object's last read too.
+   */
+  read(
+    children: readonly string[],
+    previous: readonly string[] | undefined,
+    splice: ChildrenSplice | undefined,
+  ): UrlsRead {
     const ahead = this.#ahead;
     this.#ahead = undefined;
-    const parsed =
-      ahead !== undefined && ahead.children === children && this.#children.length === 0
-        ? ahead.parsed
-        : this.#spliced(children, ahead);
+    const before = this.#urls;
+    if (ahead !== undefined && ahead.children === children && this.#children.length === 0) {
+      this.#remember(children, ahead.parsed);
+      return { urls: this.#urls, change: undefined };
+    }
+    const place =
+      splice !== undefined && previous === this.#children ? splice : childrenSplice(this.#children, children);
+    const last = this.#parsed;
+    const parsed = this.#spliced(children, place, ahead);
+    this.#remember(children, parsed);
+    if (before.length === 0) return { urls: this.#urls, change: undefined };
+    let start = 0;
+    for (let i = 0; i < place.start; i++) if (last[i] !== SKIPPED) start++;
+    return {
+      urls: this.#urls,
+      change: {
+        before,
+        start,
+        removed: matched(last, place.start, place.beforeEnd),
+        added: matched(parsed, place.start, place.afterEnd),
+      },
+    };
+  }
+
+  #remember(children: readonly string[], parsed: readonly Parsed[]): void {
     this.#children = children;
     this.#parsed = parsed;
-    const out: Url[] = [];
-    for (const url of parsed) if (url !== SKIPPED) out.push(url);
-    return out;
+    this.#urls = matched(parsed, 0, parsed.length);
   }
 
   /**
@@ -70,8 +117,8 @@ export class ChildUrls {
   }
 
   /** The last read's results with the middle that changed looked up or parsed (see children-splice.ts). */
-  #spliced(children: readonly string[], ahead: ParsedRead | undefined): Parsed[] {
-    const { start, beforeEnd, afterEnd } = childrenSplice(this.#children, children);
+  #spliced(children: readonly string[], splice: ChildrenSplice, ahead: ParsedRead | undefined): Parsed[] {
+    const { start, beforeEnd, afterEnd } = splice;
     const previous = this.#parsed;
     // What left the middle may have moved within it (a rehash reorders ZooKeeper's list).
     const moved = new Map<string, Parsed>();
@@ -100,4 +147,14 @@ export class ChildUrls {
     }
     return isMatch(this.#subscription, url) ? url : SKIPPED;
   }
+}
+
+/** The URLs among `parsed[from, to)`. */
+function matched(parsed: readonly Parsed[], from: number, to: number): Url[] {
+  const out: Url[] = [];
+  for (let i = from; i < to; i++) {
+    const url = parsed[i];
+    if (url !== SKIPPED && url !== undefined) out.push(url);
+  }
+  return out;
 }

@@ -1,7 +1,12 @@
-import { childrenSplice, onlyReorders } from "./children-splice.js";
+import { type ChildrenSplice, childrenSplice, onlyReorders } from "./children-splice.js";
 import type { ZkClient } from "./zk-client.js";
 
-export type ChildrenSubscriber = (children: readonly string[]) => void;
+/** Hears a new read of the children; `splice` places it against `previous`, the read before, if any. */
+export type ChildrenSubscriber = (
+  children: readonly string[],
+  previous: readonly string[] | undefined,
+  splice: ChildrenSplice | undefined,
+) => void;
 
 /**
  * The children of one ZooKeeper path, kept current by a watch that is re-armed on every event
@@ -61,13 +66,13 @@ export class ChildrenWatch {
     if (this.#closed) return children;
     // Compared in place around the change (see children-splice.ts): no set of 10 000 long names.
     const previous = this.#children;
-    const changed =
-      previous === undefined || !onlyReorders(previous, children, childrenSplice(previous, children));
+    const splice = previous === undefined ? undefined : childrenSplice(previous, children);
+    const changed = previous === undefined || !onlyReorders(previous, children, splice as ChildrenSplice);
     this.#children = children;
     if (changed) {
       for (const subscriber of [...this.#subscribers]) {
         try {
-          subscriber(children);
+          subscriber(children, previous, splice);
         } catch (error) {
           this.#onError(this.path, error);
         }

@@ -1,5 +1,5 @@
 import type { Url } from "../../core/index.js";
-import { ANY_VALUE, type NotifyListener, type RegistryLogger } from "../registry.js";
+import { ANY_VALUE, type ListChange, type NotifyListener, type RegistryLogger } from "../registry.js";
 import { emptyUrl } from "../url-match.js";
 import { type AllServicesHost, AllServicesSubscription } from "./all-services.js";
 import { ChildUrls } from "./child-urls.js";
@@ -23,6 +23,8 @@ export interface ZkSubscriptionsHost {
   currentClient(): ZkClient;
   ensurePersistent(client: ZkClient, path: string): Promise<void>;
   notify(url: Url, listener: NotifyListener, urls: readonly Url[]): void;
+  /** One category's list changed in place (see `ListChange`). */
+  notifyChange(url: Url, listener: NotifyListener, change: ListChange): void;
   /** The registry's own subscribe/unsubscribe, which a `*` subscription uses per service found. */
   subscribe(url: Url, listener: NotifyListener): Promise<void>;
   unsubscribe(url: Url, listener: NotifyListener): Promise<void>;
@@ -78,10 +80,8 @@ export class ZkSubscriptions {
     this.#assertCurrent(client, url);
     // From here on synchronous: attach, then notify the lists as they are now, so no change is lost.
     this.#detach(url, listener);
-    const parsed = watches.map((watch, i) => withEmpty(url, watch.path, childUrls[i]!));
     const attached = watches.map((watch, i) => {
-      const toUrls = parsed[i]!;
-      const subscriber: ChildrenSubscriber = (children) => this.#host.notify(url, listener, toUrls(children));
+      const subscriber = this.#subscriber(url, listener, watch.path, childUrls[i]!);
       watch.add(subscriber);
       return { watch, subscriber };
     });
@@ -89,8 +89,25 @@ export class ZkSubscriptions {
     this.#host.notify(
       url,
       listener,
-      watches.flatMap((w, i) => parsed[i]!(w.children ?? [])),
+      watches.flatMap((w, i) => withEmpty(url, w.path, childUrls[i]!.urls(w.children ?? []))),
     );
+  }
+
+  /**
+   * Hears one path's new reads for one listener: a change of a few children among many goes on as
+   * a change (the registry and the directory then pay for those few); a first read, and a list
+   * that empties or fills, go on as the full list with its `empty://`.
+   */
+  #subscriber(url: Url, listener: NotifyListener, path: string, childUrls: ChildUrls): ChildrenSubscriber {
+    const category = lastSegment(path);
+    return (children, previous, splice) => {
+      const { urls, change } = childUrls.read(children, previous, splice);
+      if (change === undefined || urls.length === 0) {
+        this.#host.notify(url, listener, withEmpty(url, path, urls));
+        return;
+      }
+      this.#host.notifyChange(url, listener, { category, after: urls, ...change });
+    };
   }
 
   /** Interface `*` (ops tools): watch the root for services and follow each one (all-services.ts). */
@@ -193,14 +210,7 @@ export class ZkSubscriptions {
   }
 }
 
-/** One path's children → its URLs (parsed once per child), or the path's `empty://` when none. */
-function withEmpty(
-  subscription: Url,
-  path: string,
-  childUrls: ChildUrls,
-): (children: readonly string[]) => Url[] {
-  return (children) => {
-    const urls = childUrls.urls(children);
-    return urls.length > 0 ? urls : [emptyUrl(subscription, lastSegment(path))];
-  };
+/** One path's URLs, or the path's `empty://` when none. */
+function withEmpty(subscription: Url, path: string, urls: Url[]): Url[] {
+  return urls.length > 0 ? urls : [emptyUrl(subscription, lastSegment(path))];
 }

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { freePort, startZooKeeper, type ZooKeeperServer } from "../../../scripts/zookeeper.mjs";
 import { consoleLogger, silentLogger, Url } from "../../core/index.js";
 import { waitFor } from "../../testing/index.js";
-import type { NotifyListener, RegistryLogger } from "../registry.js";
+import type { ListChange, NotifyListener, RegistryLogger } from "../registry.js";
 import { ZkClient } from "./zk-client.js";
 import { createZookeeperRegistry, type ZookeeperRegistry } from "./zookeeper-registry.js";
 
@@ -179,6 +179,55 @@ describe("zookeeper registry", () => {
       async () => (await consumerSide.lookup(consumer(iface, { version: "1.0.0" }))).length === 2,
     );
     assert.equal(rec.calls.length, before);
+  });
+
+  test("zookeeper registry - a listener that takes changes hears one added or removed node as a change that ends where the full lists do", async () => {
+    const consumerSide = await openRegistry();
+    const providerSide = await openRegistry();
+    const iface = "com.test.Changes";
+    const rec = recorder();
+    const changes: ListChange[] = [];
+    let fullLists = 0;
+    let providers: readonly Url[] = [];
+    const taking: NotifyListener = Object.assign(
+      (urls: readonly Url[]) => {
+        fullLists++;
+        const listed = urls.filter((u) => u.string("category", "providers") === "providers");
+        if (listed.length > 0) providers = listed.filter((u) => u.protocol !== "empty");
+      },
+      {
+        changed: (change: ListChange) => {
+          changes.push(change);
+          const next = [...providers];
+          assert.deepEqual(next.splice(change.start, change.removed.length, ...change.added), change.removed);
+          assert.deepEqual(next, change.after);
+          providers = change.after;
+        },
+      },
+    );
+    // Two subscriptions: the lists a registry records are per subscription URL.
+    const subscription = consumer(iface, { reference: "taking" });
+    await consumerSide.subscribe(consumer(iface), rec.listener);
+    await consumerSide.subscribe(subscription, taking);
+    const fullOnSubscribe = fullLists;
+    for (const port of [20880, 20881, 20882, 20883]) await providerSide.register(provider(iface, port));
+    await waitFor("four providers", () => rec.providers().length === 4 && providers.length === 4);
+    await providerSide.unregister(provider(iface, 20881));
+    await waitFor("three providers", () => rec.providers().length === 3 && providers.length === 3);
+    // The first provider fills an empty list (a full list, with the category's empty:// before it).
+    assert.equal(fullLists, fullOnSubscribe + 1);
+    // Nodes created close together may reach one read, and so one change.
+    assert.ok(changes.every((c) => c.category === "providers"));
+    assert.equal(changes.flatMap((c) => c.added).length, 3);
+    assert.equal(changes.flatMap((c) => c.removed).length, 1);
+    assert.deepEqual(
+      providers.map((u) => u.toFullString()),
+      rec.providers(),
+    );
+    assert.deepEqual(
+      (consumerSide.notified(subscription).get("providers") ?? []).map((u) => u.toFullString()),
+      rec.providers(),
+    );
   });
 
   test("zookeeper registry - Java-written node names (+, %24, default. keys) parse; non-URL children are ignored", async () => {

@@ -52,6 +52,7 @@ export class ZookeeperRegistry extends FailbackRegistry {
       currentClient: () => this.#session.client,
       ensurePersistent: (client, path) => registration.ensurePersistent(client, path),
       notify: (subscription, listener, urls) => this.notify(subscription, listener, urls),
+      notifyChange: (subscription, listener, change) => this.notifyChange(subscription, listener, change),
       subscribe: (subscription, listener) => this.subscribe(subscription, listener),
       unsubscribe: (subscription, listener) => this.unsubscribe(subscription, listener),
     });

@@ -232,7 +232,10 @@ describe("zookeeper registry", () => {
     }
     count(providers, -1);
     count(fromFullList, 1);
-    assert.deepEqual([...net.values()].filter((n) => n !== 0), []);
+    assert.deepEqual(
+      [...net.values()].filter((n) => n !== 0),
+      [],
+    );
     assert.deepEqual(
       providers.map((u) => u.toFullString()),
       rec.providers(),

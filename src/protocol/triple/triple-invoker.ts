@@ -123,8 +123,7 @@ export class TripleInvoker implements Invoker {
       return Promise.reject(new RpcError(`${what}: the reference was destroyed`, Code.Unavailable));
     }
     // Java bounds a stream only by what its caller asked for, never by the reference's `timeout`.
-    const streams = inv.idl !== undefined && inv.idl.kind !== "unary";
-    const timeoutMs = streams ? streamTimeoutMs(inv) : this.#timeouts.of(inv);
+    const timeoutMs = isStream(inv) ? streamTimeoutMs(inv) : this.#timeouts.of(inv);
     if (timeoutMs !== undefined && timeoutMs <= 0) {
       return Promise.reject(
         new RpcError(`${what}: the call's deadline passed before it was sent`, Code.DeadlineExceeded),
@@ -237,7 +236,7 @@ export class TripleInvoker implements Invoker {
   /** A unary attempt's timeout names the reference's settings; a stream's deadline is its caller's own. */
   #deadlineError(inv: Invocation, what: string, timeoutMs: number, started: number): RpcError {
     const elapsedMs = Math.round(performance.now() - started);
-    if (inv.idl !== undefined && inv.idl.kind !== "unary") {
+    if (isStream(inv)) {
       return new RpcError(
         `${what}: the stream's deadline of ${timeoutMs} ms (its per-call timeoutMs) passed after ${elapsedMs} ms`,
         Code.DeadlineExceeded,
@@ -341,4 +340,9 @@ export class TripleInvoker implements Invoker {
     this.#destroyed = true;
     await this.#options.release();
   }
+}
+
+/** An IDL call other than unary: a server, client or bidirectional stream. */
+function isStream(inv: Invocation): boolean {
+  return inv.idl !== undefined && inv.idl.kind !== "unary";
 }

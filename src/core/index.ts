@@ -1,6 +1,7 @@
 // The core model: URL, errors, Java types, and the contracts every layer talks through.
 // Node built-ins only; no third-party package.
 
+export { boundedMemo } from "./bounded-memo.js";
 export * from "./context/index.js";
 export * from "./defaults.js";
 export { BizError, type BizErrorOptions, DEFAULT_EXCEPTION_CLASS } from "./error/biz-error.js";

@@ -7,6 +7,7 @@ import {
 } from "node:http2";
 import {
   BizError,
+  boundedMemo,
   Code,
   type Invocation,
   isFrameworkMethod,
@@ -461,17 +462,7 @@ function answer(
  * The JavaType of each class name a wrapper names, resolved once each: every call names the same
  * few. Bounded, so a generic caller naming ever new classes cannot grow it without end.
  */
-const classTypes = new Map<string, JavaType>();
-const MAX_CLASS_TYPES = 1024;
-
-function classType(name: string): JavaType {
-  let type = classTypes.get(name);
-  if (type === undefined) {
-    type = javaTypeOfClassName(name);
-    if (classTypes.size < MAX_CLASS_TYPES) classTypes.set(name, type);
-  }
-  return type;
-}
+const classType = boundedMemo(1024, (name: string): JavaType => javaTypeOfClassName(name));
 
 /**
  * The parameter and return types of the called overload: the exported contract's overload whose

@@ -1,4 +1,4 @@
-import { Code, RpcError } from "../../core/index.js";
+import { boundedMemo, Code, RpcError } from "../../core/index.js";
 
 // Wrapper mode's two messages (Java's `triple_wrapper.proto`, written by the hand-made codec in
 // `TripleCustomerProtocolWrapper`): every field is length-delimited (wire type 2).
@@ -78,17 +78,7 @@ class FieldWriter {
  * once each: every call names the same few. Bounded, so a generic caller naming ever new classes
  * cannot grow it without end; past the bound a name is encoded per call.
  */
-const encodedNames = new Map<string, Buffer>();
-const MAX_ENCODED_NAMES = 1024;
-
-function utf8(text: string): Buffer {
-  let bytes = encodedNames.get(text);
-  if (bytes === undefined) {
-    bytes = Buffer.from(text, "utf8");
-    if (encodedNames.size < MAX_ENCODED_NAMES) encodedNames.set(text, bytes);
-  }
-  return bytes;
-}
+const utf8 = boundedMemo(1024, (text: string): Buffer => Buffer.from(text, "utf8"));
 
 /** The request's bytes, after `headroom` unwritten bytes (see {@link FieldWriter}). */
 export function encodeRequestWrapper(wrapper: RequestWrapper, headroom = 0): Buffer {

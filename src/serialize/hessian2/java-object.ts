@@ -1,3 +1,5 @@
+import { boundedMemo } from "../../core/index.js";
+
 /**
  * How a decoded Java object looks in JS: a plain object whose prototype carries its Java class
  * name as a non-enumerable `$class`. Reading `obj.$class` works; Object.keys, JSON.stringify and
@@ -9,7 +11,6 @@ const CLASS_KEY = "$class";
 
 /** Prototypes are shared per class name up to this many names, so hostile input cannot grow the cache forever. */
 const MAX_SHARED_PROTOTYPES = 4096;
-const prototypes = new Map<string, object>();
 
 function createPrototype(className: string): object {
   return Object.create(Object.prototype, {
@@ -24,14 +25,10 @@ function createPrototype(className: string): object {
  * `deepStrictEqual` holds between two decodes), except past the cache limit, where each call
  * returns a fresh one.
  */
-export function javaPrototype(className: string): object {
-  let proto = prototypes.get(className);
-  if (proto === undefined) {
-    proto = createPrototype(className);
-    if (prototypes.size < MAX_SHARED_PROTOTYPES) prototypes.set(className, proto);
-  }
-  return proto;
-}
+export const javaPrototype: (className: string) => object = boundedMemo(
+  MAX_SHARED_PROTOTYPES,
+  createPrototype,
+);
 
 /** Stores a field as an own data property: `__proto__` never reaches the prototype setter. */
 export function setField(target: Record<string, unknown>, name: string, value: unknown): void {

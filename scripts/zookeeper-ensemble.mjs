@@ -18,6 +18,9 @@ import { join } from "node:path";
 import { assertInstalled, fourLetterWord, freePort, HOST, serverProcess, writeConfig } from "./zookeeper.mjs";
 
 const QUORUM_MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+/** ZooKeeper's `ExitCode.UNABLE_TO_BIND_QUORUM_PORT`. */
+const UNABLE_TO_BIND_QUORUM_PORT = 14;
+const START_ATTEMPTS = 3;
 
 /**
  * @param {{ size?: number }} [options]
@@ -25,7 +28,18 @@ const QUORUM_MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
  */
 export async function startZooKeeperEnsemble(options = {}) {
   assertInstalled();
-  const size = options.size ?? 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchEnsemble(options.size ?? 3);
+    } catch (error) {
+      // Another process may still bind a port between our check and the JVM's bind (exit 14,
+      // UNABLE_TO_BIND_QUORUM_PORT): start again on fresh ports.
+      if (error.exitCode !== UNABLE_TO_BIND_QUORUM_PORT || attempt === START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function launchEnsemble(size) {
   const members = [];
   for (let id = 1; id <= size; id++) {
     members.push({
@@ -83,6 +97,7 @@ export async function startZooKeeperEnsemble(options = {}) {
     await Promise.all(servers.map((s) => s.serving()));
   } catch (error) {
     await Promise.all(servers.map((s) => s.halt().catch(() => {})));
+    for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
     throw error;
   }
   const [first, ...others] = servers;

@@ -43,16 +43,32 @@ export function killGroup(pid, signal) {
   }
 }
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/**
+ * Loopback ports below Linux's ephemeral range (32768–60999 by default): a port found free there
+ * cannot be taken by a connection's source port (the suite's own, or the JVMs dialling each other)
+ * or by a `listen(0)` between our check and the JVM's bind.
+ */
+const PORT_RANGE = { low: 20_000, high: 32_768 };
+const handedOut = new Set();
+
+function bindable(port) {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => resolve(address.port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, HOST, () => server.close(() => resolve(true)));
   });
+}
+
+/** A loopback port nothing listens on now, never handed out twice by this process. */
+export async function freePort() {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PORT_RANGE.low + Math.floor(Math.random() * (PORT_RANGE.high - PORT_RANGE.low));
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free loopback port in ${PORT_RANGE.low}–${PORT_RANGE.high} after 200 tries`);
 }
 
 /** Sends a four-letter command (`ruok`, `stat`, `cons`, ...) and returns the reply text. */
@@ -117,7 +133,10 @@ export async function waitUntilServing(port, child, logFile) {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`ZooKeeper exited during start (code ${child.exitCode}); see ${logFile}`);
+      throw Object.assign(
+        new Error(`ZooKeeper exited during start (code ${child.exitCode}); see ${logFile}`),
+        { exitCode: child.exitCode },
+      );
     try {
       // `ruok` says imok before the server serves requests; `srvr` reports a Mode only once it does.
       if (

@@ -40,7 +40,7 @@ after(async () => {
   await apps.stopAll();
   inspector?.close();
   await ensemble?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A client of the whole ensemble, opened anew after the quorum was lost (the old one's session went). */

@@ -92,12 +92,12 @@ await writer.connect(10_000);
 await writeProviders(writer, 0, count, providerPort);
 // What reading the children costs by itself (the ZooKeeper round trip and its decoding): the
 // median of a few reads, after one to warm up.
-await writer.getChildren(PROVIDERS_PATH);
+await writer.readChildren(PROVIDERS_PATH);
 const rawReads: Window[] = [];
 for (let read = 0; read < 5; read++) {
   rawReads.push(
     await measure("raw-read", async () => {
-      await writer.getChildren(PROVIDERS_PATH);
+      await writer.readChildren(PROVIDERS_PATH);
     }),
   );
 }

@@ -137,7 +137,7 @@ export class AppSubscription {
     const client = this.#parts.registry.client;
     const onDataChange = this.#dataWatcherOf(app);
     const instances: ServiceInstance[] = [];
-    for (const child of watch.children ?? []) {
+    for (const child of watch.children?.toArray() ?? []) {
       const path = `${watch.path}/${child}`;
       const node = await client.getData(path, onDataChange);
       if (node === undefined) continue;

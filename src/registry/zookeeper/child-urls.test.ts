@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { silentLogger, Url } from "../../core/index.js";
+import { ChildNames } from "./child-names.js";
 import { ChildUrls } from "./child-urls.js";
 
 const SERVICE = "com.test.ChildUrls";
@@ -14,19 +15,19 @@ describe("child urls", () => {
   test("child urls - a change of one child parses that child only; the others keep their Url objects", () => {
     const childUrls = new ChildUrls(subscription, "/dubbo", silentLogger);
     const children = [child(1), child(2)];
-    const first = childUrls.urls(children);
-    const second = childUrls.urls([...children, child(3)]);
+    const first = childUrls.urls(ChildNames.of(children));
+    const second = childUrls.urls(ChildNames.of([...children, child(3)]));
     assert.equal(second.length, 3);
     assert.equal(second[0], first[0]);
     assert.equal(second[1], first[1]);
-    assert.equal(childUrls.urls(children.slice(1))[0], first[1], "a removal parses nothing");
+    assert.equal(childUrls.urls(ChildNames.of(children.slice(1)))[0], first[1], "a removal parses nothing");
   });
 
   test("child urls - a child added or removed mid-list, or a reordered list, keeps every other Url object", () => {
     const childUrls = new ChildUrls(subscription, "/dubbo", silentLogger);
     const children = Array.from({ length: 6 }, (_, i) => child(i));
-    const first = childUrls.urls(children);
-    const added = childUrls.urls([...children.slice(0, 3), child(9), ...children.slice(3)]);
+    const first = childUrls.urls(ChildNames.of(children));
+    const added = childUrls.urls(ChildNames.of([...children.slice(0, 3), child(9), ...children.slice(3)]));
     assert.deepEqual(
       added.map((u) => u.host),
       ["10.0.0.0", "10.0.0.1", "10.0.0.2", "10.0.0.9", "10.0.0.3", "10.0.0.4", "10.0.0.5"],
@@ -39,15 +40,17 @@ describe("child urls", () => {
         first,
       ),
     );
-    const removed = childUrls.urls([...children.slice(0, 2), ...children.slice(3)]);
+    const removed = childUrls.urls(ChildNames.of([...children.slice(0, 2), ...children.slice(3)]));
     assert.ok(same(removed, [first[0], first[1], first[3], first[4], first[5]]));
-    const reordered = childUrls.urls([...children.slice(0, 2), ...children.slice(3)].reverse());
+    const reordered = childUrls.urls(
+      ChildNames.of([...children.slice(0, 2), ...children.slice(3)].reverse()),
+    );
     assert.ok(same(reordered, [first[5], first[4], first[3], first[1], first[0]]));
   });
 
   test("child urls - prepare parses a large first read over several event-loop turns", async () => {
     const childUrls = new ChildUrls(subscription, "/dubbo", silentLogger);
-    const children = Array.from({ length: 1500 }, (_, i) => child(i));
+    const children = ChildNames.of(Array.from({ length: 1500 }, (_, i) => child(i)));
     let turnRan = false;
     setImmediate(() => {
       turnRan = true;

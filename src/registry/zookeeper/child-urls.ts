@@ -1,7 +1,7 @@
 import { Url } from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
 import { isMatch } from "../url-match.js";
-import { type ChildrenSplice, childrenSplice } from "./children-splice.js";
+import { ChildNames, type ChildrenSplice } from "./child-names.js";
 import { ENCODED_PROTOCOL_SEPARATOR } from "./zk-paths.js";
 
 /** Children parsed per event-loop turn by `prepare`. */
@@ -14,7 +14,7 @@ type Parsed = Url | typeof SKIPPED;
 
 /** A read of the children and what each became, position by position. */
 interface ParsedRead {
-  readonly children: readonly string[];
+  readonly children: ChildNames;
   readonly parsed: readonly Parsed[];
 }
 
@@ -37,14 +37,14 @@ interface UrlsChange {
  * change of one child among 10 000 decodes and matches that child only, and every unchanged child
  * keeps its `Url` object, which is what lets the directory above keep its invoker without
  * re-merging it. The last children are kept with what each became, position by position, and a
- * new read is compared with them in place (see children-splice.ts), so a change costs the
- * comparison and what changed, not a lookup of every name.
+ * new read is compared with them by bytes (see child-names.ts), so a change costs the comparison
+ * and what changed, not a string or a lookup per name.
  */
 export class ChildUrls {
   readonly #subscription: Url;
   readonly #logger: RegistryLogger;
   readonly #describePath: string;
-  #children: readonly string[] = [];
+  #children = ChildNames.EMPTY;
   #parsed: readonly Parsed[] = [];
   /** The URLs of the last read (its parsed children less the skipped ones). */
   #urls: Url[] = [];
@@ -58,7 +58,7 @@ export class ChildUrls {
   }
 
   /** The URLs of `children` (distinct names, as ZooKeeper lists them) this subscription matches, in their order. */
-  urls(children: readonly string[]): Url[] {
+  urls(children: ChildNames): Url[] {
     return this.read(children, undefined, undefined).urls;
   }
 
@@ -66,38 +66,34 @@ export class ChildUrls {
    * As `urls`, with where the URLs differ from the last read's; `splice` places `children`
    * against `previous` (the watch's read before), used when that was this object's last read too.
    */
-  read(
-    children: readonly string[],
-    previous: readonly string[] | undefined,
-    splice: ChildrenSplice | undefined,
-  ): UrlsRead {
+  read(children: ChildNames, previous: ChildNames | undefined, splice: ChildrenSplice | undefined): UrlsRead {
     const ahead = this.#ahead;
     this.#ahead = undefined;
     const before = this.#urls;
-    if (ahead !== undefined && ahead.children === children && this.#children.length === 0) {
+    const last = this.#children;
+    if (ahead !== undefined && ahead.children === children && last.length === 0) {
       this.#remember(children, ahead.parsed);
       return { urls: this.#urls, change: undefined };
     }
-    const place =
-      splice !== undefined && previous === this.#children ? splice : childrenSplice(this.#children, children);
-    const last = this.#parsed;
-    const parsed = this.#spliced(children, place, ahead);
+    const place = splice !== undefined && previous === last ? splice : last.spliceTo(children);
+    const lastParsed = this.#parsed;
+    const parsed = this.#spliced(last, children, place, ahead);
     this.#remember(children, parsed);
     if (before.length === 0) return { urls: this.#urls, change: undefined };
     let start = 0;
-    for (let i = 0; i < place.start; i++) if (last[i] !== SKIPPED) start++;
+    for (let i = 0; i < place.start; i++) if (lastParsed[i] !== SKIPPED) start++;
     return {
       urls: this.#urls,
       change: {
         before,
         start,
-        removed: matched(last, place.start, place.beforeEnd),
+        removed: matched(lastParsed, place.start, place.beforeEnd),
         added: matched(parsed, place.start, place.afterEnd),
       },
     };
   }
 
-  #remember(children: readonly string[], parsed: readonly Parsed[]): void {
+  #remember(children: ChildNames, parsed: readonly Parsed[]): void {
     this.#children = children;
     this.#parsed = parsed;
     this.#urls = matched(parsed, 0, parsed.length);
@@ -107,27 +103,32 @@ export class ChildUrls {
    * Parses a first read ahead for `urls`, a bounded number per event-loop turn, so the first read
    * of 10 000 providers does not hold the loop for the whole parse.
    */
-  async prepare(children: readonly string[]): Promise<void> {
+  async prepare(children: ChildNames): Promise<void> {
     const parsed: Parsed[] = [];
-    for (const child of children) {
-      parsed.push(this.#parse(child));
+    for (let i = 0; i < children.length; i++) {
+      parsed.push(this.#parse(children.at(i)));
       if (parsed.length % PARSES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     this.#ahead = { children, parsed };
   }
 
-  /** The last read's results with the middle that changed looked up or parsed (see children-splice.ts). */
-  #spliced(children: readonly string[], splice: ChildrenSplice, ahead: ParsedRead | undefined): Parsed[] {
+  /** The last read's results with the middle that changed looked up or parsed (see child-names.ts). */
+  #spliced(
+    last: ChildNames,
+    children: ChildNames,
+    splice: ChildrenSplice,
+    ahead: ParsedRead | undefined,
+  ): Parsed[] {
     const { start, beforeEnd, afterEnd } = splice;
     const previous = this.#parsed;
     // What left the middle may have moved within it (a rehash reorders ZooKeeper's list).
     const moved = new Map<string, Parsed>();
     if (ahead !== undefined)
-      for (let i = 0; i < ahead.children.length; i++) moved.set(ahead.children[i]!, ahead.parsed[i]!);
-    for (let i = start; i < beforeEnd; i++) moved.set(this.#children[i]!, previous[i]!);
+      for (let i = 0; i < ahead.children.length; i++) moved.set(ahead.children.at(i), ahead.parsed[i]!);
+    for (let i = start; i < beforeEnd; i++) moved.set(last.at(i), previous[i]!);
     const parsed: Parsed[] = previous.slice(0, start);
     for (let i = start; i < afterEnd; i++) {
-      const child = children[i]!;
+      const child = children.at(i);
       const known = moved.get(child);
       parsed.push(known === undefined ? this.#parse(child) : known);
     }

@@ -1,10 +1,10 @@
-import { type ChildrenSplice, childrenSplice, onlyReorders } from "./children-splice.js";
+import { ChildNames, type ChildrenSplice } from "./child-names.js";
 import type { ZkClient } from "./zk-client.js";
 
 /** Hears a new read of the children; `splice` places it against `previous`, the read before, if any. */
 export type ChildrenSubscriber = (
-  children: readonly string[],
-  previous: readonly string[] | undefined,
+  children: ChildNames,
+  previous: ChildNames | undefined,
   splice: ChildrenSplice | undefined,
 ) => void;
 
@@ -21,7 +21,7 @@ export class ChildrenWatch {
   readonly #client: ZkClient;
   readonly #onError: (path: string, error: unknown) => void;
   readonly #subscribers = new Set<ChildrenSubscriber>();
-  #children: readonly string[] | undefined;
+  #children: ChildNames | undefined;
   #closed = false;
   // One stable function per path, so the library keeps a single watcher however often we re-arm.
   readonly #watcher = (): void => {
@@ -36,7 +36,7 @@ export class ChildrenWatch {
   }
 
   /** The children last read, or undefined before the first read. */
-  get children(): readonly string[] | undefined {
+  get children(): ChildNames | undefined {
     return this.#children;
   }
 
@@ -53,21 +53,21 @@ export class ChildrenWatch {
   }
 
   /** Reads the children and re-arms the watch; subscribers hear about it if the set changed. */
-  async refresh(): Promise<readonly string[]> {
-    let children = await this.#client.getChildren(this.path, this.#watcher);
+  async refresh(): Promise<ChildNames> {
+    let children = await this.#client.readChildren(this.path, this.#watcher);
     // A missing path leaves no child watch: watch for its creation instead. If it was created in
     // between, read it again (the exists watch then fires too, which only costs a re-read).
     // Bounded: a path that keeps flapping is left to the armed watch, which fires again.
     for (let attempt = 0; attempt < 3 && children === undefined && !this.#closed; attempt++) {
       if (!(await this.#client.exists(this.path, this.#watcher))) break;
-      children = await this.#client.getChildren(this.path, this.#watcher);
+      children = await this.#client.readChildren(this.path, this.#watcher);
     }
-    if (children === undefined) children = [];
+    if (children === undefined) children = ChildNames.EMPTY;
     if (this.#closed) return children;
-    // Compared in place around the change (see children-splice.ts): no set of 10 000 long names.
+    // Compared by the replies' bytes around the change (see child-names.ts): no string per name.
     const previous = this.#children;
-    const splice = previous === undefined ? undefined : childrenSplice(previous, children);
-    const changed = previous === undefined || !onlyReorders(previous, children, splice as ChildrenSplice);
+    const splice = previous?.spliceTo(children);
+    const changed = previous === undefined || !previous.onlyReorders(children, splice as ChildrenSplice);
     this.#children = children;
     if (changed) {
       for (const subscriber of [...this.#subscribers]) {

@@ -2,6 +2,7 @@ import type { Url } from "../../core/index.js";
 import { ANY_VALUE, type ListChange, type NotifyListener, type RegistryLogger } from "../registry.js";
 import { emptyUrl } from "../url-match.js";
 import { type AllServicesHost, AllServicesSubscription } from "./all-services.js";
+import { ChildNames } from "./child-names.js";
 import { ChildUrls } from "./child-urls.js";
 import { type ChildrenSubscriber, ChildrenWatch } from "./children-watch.js";
 import type { ZkClient } from "./zk-client.js";
@@ -62,7 +63,7 @@ export class ZkSubscriptions {
   async lookup(url: Url): Promise<Url[]> {
     const out: Url[] = [];
     for (const path of categoryPaths(this.#host.root, url)) {
-      const children = (await this.#host.currentClient().getChildren(path)) ?? [];
+      const children = (await this.#host.currentClient().readChildren(path)) ?? ChildNames.EMPTY;
       out.push(...new ChildUrls(url, this.#host.root, this.#host.logger).urls(children));
     }
     return out;
@@ -76,7 +77,7 @@ export class ZkSubscriptions {
     await Promise.all(watches.map((w) => w.refresh()));
     // Parsed ahead, a bounded number per turn: the synchronous part below then finds them parsed.
     const childUrls = watches.map(() => new ChildUrls(url, this.#host.root, this.#host.logger));
-    await Promise.all(childUrls.map((c, i) => c.prepare(watches[i]?.children ?? [])));
+    await Promise.all(childUrls.map((c, i) => c.prepare(watches[i]?.children ?? ChildNames.EMPTY)));
     this.#assertCurrent(client, url);
     // From here on synchronous: attach, then notify the lists as they are now, so no change is lost.
     this.#detach(url, listener);
@@ -89,7 +90,7 @@ export class ZkSubscriptions {
     this.#host.notify(
       url,
       listener,
-      watches.flatMap((w, i) => withEmpty(url, w.path, childUrls[i]!.urls(w.children ?? []))),
+      watches.flatMap((w, i) => withEmpty(url, w.path, childUrls[i]!.urls(w.children ?? ChildNames.EMPTY))),
     );
   }
 
@@ -130,11 +131,11 @@ export class ZkSubscriptions {
     }
     const following = all;
     const subscriber: ChildrenSubscriber = (children) => {
-      void following.apply(children);
+      void following.apply(children.toArray());
     };
     watch.add(subscriber);
     this.#attach(url, listener, [{ watch, subscriber }]);
-    await following.apply(watch.children ?? []);
+    await following.apply(watch.children?.toArray() ?? []);
   }
 
   /** Detaches `listener`; for a `*` subscription, also stops following its services. */

@@ -10,7 +10,7 @@ import {
   silentLogger,
   Url,
 } from "../../core/index.js";
-import { FakeInvoker } from "../../testing/index.js";
+import { createRecordingLogger, FakeInvoker } from "../../testing/index.js";
 import type { NotifyListener, Registry } from "../registry.js";
 import { emptyUrl } from "../url-match.js";
 import { applyConfigurators, mergeProviderUrl, RegistryDirectory, toConfigurators } from "./index.js";
@@ -82,7 +82,7 @@ function fakeProtocol() {
   return { protocol, referred };
 }
 
-async function open() {
+async function open(logger = quiet) {
   const fake = fakeRegistry();
   const { protocol, referred } = fakeProtocol();
   const routerFactories = new ExtensionPoint<RouterFactory>("RouterFactory");
@@ -92,7 +92,7 @@ async function open() {
     registry: fake.registry,
     protocol,
     routerFactories,
-    logger: quiet,
+    logger,
   });
   await directory.subscribe();
   const update = async (...urls: Url[]) => {
@@ -106,6 +106,23 @@ const addresses = (invokers: readonly Invoker[]) => invokers.map((i) => i.url.ad
 const inv = createInvocation({ service: SERVICE, method: "sayHello", args: ["x"] });
 
 describe("registry directory", () => {
+  test("registry directory - a log line of providers names the first five each way and counts the rest", async () => {
+    const logger = createRecordingLogger();
+    const { directory, update } = await open(logger);
+    const many = Array.from({ length: 12 }, (_, i) => provider(`10.0.0.${i + 1}:20880`));
+    await update(...many);
+    assert.deepEqual(logger.messages("info"), [
+      `providers of ${SERVICE}: +10.0.0.1:20880, +10.0.0.2:20880, +10.0.0.3:20880, +10.0.0.4:20880, +10.0.0.5:20880, 7 more added (12 now)`,
+    ]);
+    await update(many[0]!, provider("10.0.0.2:20880", "&weight=5"), provider("10.0.0.99:20880"));
+    assert.equal(
+      logger.messages("info")[1],
+      `providers of ${SERVICE}: +10.0.0.99:20880, -10.0.0.3:20880, -10.0.0.4:20880, -10.0.0.5:20880, -10.0.0.6:20880, -10.0.0.7:20880, 5 more removed (3 now)`,
+      "a provider re-referred at its address (10.0.0.2, new weight) is neither added nor removed",
+    );
+    await directory.destroy();
+  });
+
   test("registry directory - subscribes with providers, configurators and routers", async () => {
     const { directory, fake } = await open();
     assert.equal(fake.listeners.size, 1);

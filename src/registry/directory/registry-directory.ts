@@ -311,17 +311,33 @@ export class RegistryDirectory extends SnapshotDirectory {
   }
 
   /**
-   * One record per change of the provider set: who came, who left, how many are left. Built from
-   * the invokers referred and destroyed by this refresh, so a change costs what changed.
+   * One record per change of the provider set: who came, who left (the first few of each by
+   * address, then a count), how many are left. Built from the invokers referred and destroyed by
+   * this refresh, so a change costs what changed.
    */
   #logChanges(added: readonly Invoker[], removed: readonly Invoker[], now: number): void {
-    const came = new Set(added.map((i) => i.url.address));
+    // An address both added and removed was re-referred (its parameters changed): not a change.
     const left = new Set(removed.map((i) => i.url.address));
-    const changes = [
-      ...[...came].filter((a) => !left.has(a)).map((a) => `+${a}`),
-      ...[...left].filter((a) => !came.has(a)).map((a) => `-${a}`),
-    ];
+    const stayed = new Set<string>();
+    const came: string[] = [];
+    let cameUnnamed = 0;
+    for (const invoker of added) {
+      // A first load adds thousands and removes none: only the named few become strings.
+      if (left.size === 0 && came.length === LOGGED_ADDRESSES) {
+        cameUnnamed++;
+        continue;
+      }
+      const address = invoker.url.address;
+      if (left.has(address)) stayed.add(address);
+      else if (came.length < LOGGED_ADDRESSES) came.push(`+${address}`);
+      else cameUnnamed++;
+    }
+    const gone = [...left].filter((a) => !stayed.has(a)).map((a) => `-${a}`);
+    const goneUnnamed = Math.max(gone.length - LOGGED_ADDRESSES, 0);
+    const changes = [...came, ...gone.slice(0, LOGGED_ADDRESSES)];
     if (changes.length === 0) return;
+    if (cameUnnamed > 0) changes.push(`${cameUnnamed} more added`);
+    if (goneUnnamed > 0) changes.push(`${goneUnnamed} more removed`);
     const message = `providers of ${this.url.serviceKey}: ${changes.join(", ")} (${now} now)`;
     if (now === 0) this.#logger.warn(`${message}; calls fail until a provider registers`);
     else this.#logger.info(message);
@@ -569,6 +585,9 @@ export class RegistryDirectory extends SnapshotDirectory {
 
 /** Refers started per event-loop turn (see `#referInTurns`). */
 const REFERS_PER_TURN = 64;
+
+/** Addresses a log line of added or removed providers names, each way; the rest are counted. */
+const LOGGED_ADDRESSES = 5;
 
 /** What one provider URL became: its resolution under the current rules, then its invoker. */
 interface Entry {

@@ -6,12 +6,12 @@ import { dubboFramer } from "../protocol/dubbo/framing/index.js";
 import { waitFor } from "../testing/index.js";
 import { createChannel } from "./channel.js";
 
-function frame(id: number): Buffer {
-  const h = Buffer.alloc(16 + 4);
+function frame(id: number, bodyLength = 4): Buffer {
+  const h = Buffer.alloc(16 + bodyLength);
   h.writeUInt16BE(0xdabb, 0);
   h[2] = 0xc2;
   h.writeBigInt64BE(BigInt(id), 4);
-  h.writeInt32BE(4, 12);
+  h.writeInt32BE(bodyLength, 12);
   return h;
 }
 
@@ -89,6 +89,18 @@ describe("transport write batching", () => {
     try {
       pair.client.write(Buffer.concat([frame(1), frame(2), frame(3)]));
       await waitFor("three answers", () => pair.received() === 3 * 20, 3000);
+      assert.deepEqual(pair.counts(), { writes: 0, writevs: 1 });
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it("transport - a batch of answers past the socket's 16 KiB high-water mark still leaves in one writev", async () => {
+    const pair = await echoPair();
+    const frames = Array.from({ length: 30 }, (_, i) => frame(i, 1024));
+    try {
+      pair.client.write(Buffer.concat(frames));
+      await waitFor("thirty answers", () => pair.received() === 30 * (16 + 1024), 3000);
       assert.deepEqual(pair.counts(), { writes: 0, writevs: 1 });
     } finally {
       await pair.close();

@@ -81,3 +81,40 @@ export class BodyTable<K, V> {
     this.#count = 0;
   }
 }
+
+/**
+ * A list of one frame body (its back-references, class definitions or types), reused from body to
+ * body like {@link BodyTable}: `clear()` forgets the entries but keeps the array's room, so a body
+ * allocates no backing store for the lists it fills.
+ */
+export class BodyList<V> {
+  readonly #items: Array<V | undefined> = [];
+  #count = 0;
+
+  get length(): number {
+    return this.#count;
+  }
+
+  /** Appends `value` and returns its index. */
+  push(value: V): number {
+    this.#items[this.#count] = value;
+    return this.#count++;
+  }
+
+  /** The entry at `index` (undefined past the end). */
+  at(index: number): V | undefined {
+    return index < this.#count ? this.#items[index] : undefined;
+  }
+
+  set(index: number, value: V): void {
+    if (index < this.#count) this.#items[index] = value;
+  }
+
+  /** Forgets every entry (and lets go of them: they are the body's values). */
+  clear(): void {
+    const items = this.#items;
+    // A loop, not `fill`: the lists are short and `fill` is a call into the runtime.
+    for (let i = 0; i < this.#count; i++) items[i] = undefined;
+    this.#count = 0;
+  }
+}

@@ -65,8 +65,7 @@ export class BodyTable<K, V> {
     }
     const count = this.#count;
     this.#count = kept;
-    this.#keys.fill(undefined, kept, count);
-    this.#values.fill(undefined, kept, count);
+    this.#forget(kept, count);
   }
 
   /** Forgets every entry (and lets go of the keys, which are the caller's values). */
@@ -76,9 +75,16 @@ export class BodyTable<K, V> {
   }
 
   #forgetScanned(): void {
-    this.#keys.fill(undefined, 0, this.#count);
-    this.#values.fill(undefined, 0, this.#count);
+    this.#forget(0, this.#count);
     this.#count = 0;
+  }
+
+  /** A loop, not `fill`: the range is a few entries and `fill` is a call into the runtime. */
+  #forget(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      this.#keys[i] = undefined;
+      this.#values[i] = undefined;
+    }
   }
 }
 
@@ -113,7 +119,7 @@ export class BodyList<V> {
   /** Forgets every entry (and lets go of them: they are the body's values). */
   clear(): void {
     const items = this.#items;
-    // A loop, not `fill`: the lists are short and `fill` is a call into the runtime.
+    // A loop, not `fill`, as in BodyTable.
     for (let i = 0; i < this.#count; i++) items[i] = undefined;
     this.#count = 0;
   }

@@ -43,6 +43,11 @@ export interface ObjectInput {
    * and copies it.
    */
   readRecord?(): Record<string, unknown> | undefined;
+  /**
+   * Optional: reads another body (from `offset`) with this input, which forgets the last one: a
+   * codec reading body after body keeps one input instead of creating one per body.
+   */
+  restart?(bytes: Uint8Array, offset?: number): void;
   /** Where the next value starts in the bytes given. */
   readonly offset: number;
   /** Bytes left after `offset` (0: the body has no more values). */

@@ -1,8 +1,8 @@
 import {
   BizError,
+  boundedMemo,
   Code,
   DEFAULT_SERVICE_VERSION,
-  isFrameworkMethod,
   type JavaType,
   parseParameterDescriptor,
   RpcError,
@@ -14,7 +14,7 @@ import type { SerializationTable } from "../../serialize/index.js";
 import type { Logger } from "../../transport/index.js";
 import type { Executor } from "../shared/dispatch/executor.js";
 import type { ExportedService, ExporterTable } from "../shared/exporter-table.js";
-import { findOverload, providerServiceKey } from "../shared/exporter-table.js";
+import { calledOverload, MissingOverload, providerServiceKey } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
 import { ProviderInvocation, timeoutFromAttachment } from "../shared/provider-invocation.js";
 import { BodyOutputSlot } from "./codec/body-output.js";
@@ -53,21 +53,11 @@ export interface ProviderHandlerOptions {
   readonly serializations: SerializationTable;
 }
 
-/** A request naming a method and parameter types the exported contract does not have, with Java's status for it. */
-class SignatureMismatch extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-/** `Ljava/lang/String;I` as `java.lang.String, int` (bounded: the descriptor comes from the wire). */
 function withVersion(version: string): string {
   return version === "" || version === DEFAULT_SERVICE_VERSION ? "" : `:${version}`;
 }
 
+/** `Ljava/lang/String;I` as `java.lang.String, int` (bounded: the descriptor comes from the wire). */
 function typeNamesOf(descriptor: string): string {
   if (descriptor.length > 400) return `${descriptor.slice(0, 400)}…`;
   try {
@@ -83,7 +73,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   const { table, executor, address, logger, serializations } = options;
   /** By header id: answers go out in the request's serialization, as Java's `CodecSupport` does. */
   const codecs: Array<SerializationCodec | undefined> = [];
-  const descriptors = new Map<string, JavaType[]>();
+  const descriptorTypes = boundedMemo(DESCRIPTOR_CACHE_LIMIT, parseParameterDescriptor);
   const permitted = new PermittedSerializations(serializations);
 
   function codecOf(id: number): SerializationCodec | undefined {
@@ -129,55 +119,28 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   }
 
   /**
-   * The exported overload a request names by method and descriptor (Java's
-   * `ServiceDescriptor.getMethod(name, desc)`), or, for a path without a contract and for the
-   * generic and echo methods, the types its descriptor spells.
-   */
-  function typesOf(
-    head: RequestHead,
-    exported: readonly ExportedService[],
-  ): { types: readonly JavaType[]; returnType: JavaType | undefined } {
-    const method = findOverload(exported, head.method, head.descriptor);
-    if (method !== undefined) return { types: method.parameterTypes, returnType: method.returnType };
-    const contract = exported.find((s) => s.methods.size > 0);
-    if (contract !== undefined && !isFrameworkMethod(head.method)) throw noSuchSignature(contract, head);
-    let types = descriptors.get(head.descriptor);
-    if (types === undefined) {
-      types = parseParameterDescriptor(head.descriptor);
-      if (descriptors.size < DESCRIPTOR_CACHE_LIMIT) descriptors.set(head.descriptor, types);
-    }
-    return { types, returnType: undefined };
-  }
-
-  /**
    * Java answers a method name and descriptor its contract lacks with status 40 ("Fail to decode
    * request due to: IllegalArgumentException: Service not found:<path>, <method>") and never runs
    * a method; a call with no parameters reaches the service and fails there ("Not found method"),
    * with status 70.
    */
-  function noSuchSignature(service: ExportedService, head: RequestHead): SignatureMismatch {
-    const overloads = service.methods.get(head.method);
-    const called = `${head.path}.${head.method}(${typeNamesOf(head.descriptor)})`;
-    const has =
-      overloads === undefined
-        ? `it has no method "${head.method}" (methods: ${[...service.methods.keys()].join(", ")})`
-        : `its ${head.method} takes ${overloads.map((m) => `(${m.parameterTypes.map((t) => t.name).join(", ")})`).join(" or ")}`;
-    const message =
-      `the provider at ${address} has no method ${called}: ${has}. ` +
-      "Check that the consumer's contract declares the provider's parameter types";
-    return head.descriptor === ""
-      ? new SignatureMismatch(`Not found method: ${message}`, Status.SERVICE_ERROR)
-      : new SignatureMismatch(
-          `Service not found:${head.path}, ${head.method}: ${message}`,
-          Status.BAD_REQUEST,
-        );
+  function signatureMismatch(
+    request: ServerRequest,
+    head: RequestHead,
+    missing: MissingOverload,
+  ): ErrorReply {
+    const reason = `the provider at ${address} has no method ${head.path}.${head.method}(${typeNamesOf(head.descriptor)}): ${missing.message}`;
+    const [status, message] =
+      head.descriptor === ""
+        ? [Status.SERVICE_ERROR, `Not found method: ${reason}`]
+        : [Status.BAD_REQUEST, `Service not found:${head.path}, ${head.method}: ${reason}`];
+    logger.warn(`refused a call from ${request.channel.remoteAddress}: ${message}`);
+    return { status, message };
   }
 
   function badRequest(request: ServerRequest, head: RequestHead | undefined, error: unknown): ErrorReply {
-    if (error instanceof SignatureMismatch) {
-      logger.warn(`refused a call from ${request.channel.remoteAddress}: ${error.message}`);
-      return { status: error.status, message: error.message };
-    }
+    if (error instanceof MissingOverload && head !== undefined)
+      return signatureMismatch(request, head, error);
     const what = head === undefined ? "a request" : `${head.path}.${head.method}(${head.descriptor})`;
     const reason = error instanceof Error ? error.message : String(error);
     logger.warn(`could not decode ${what} from ${request.channel.remoteAddress}: ${reason}`);
@@ -269,9 +232,10 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
       if (!permitted.permits(exported, head.version, request.serializationId)) {
         return refusedSerialization(request, head, exported);
       }
-      const typed = typesOf(head, exported);
-      returnType = typed.returnType;
-      types = typed.types;
+      // The called overload's types, or, without a contract and for `$invoke`/`$echo`, the descriptor's.
+      const method = calledOverload(exported, head.method, head.descriptor);
+      returnType = method?.returnType;
+      types = method?.parameterTypes ?? descriptorTypes(head.descriptor);
       args = readRequestArgs(read.input, types);
       attachments = codec.requests.readAttachments(request.body, read.input, readRequestAttachments);
     } catch (error) {

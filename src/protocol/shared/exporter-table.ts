@@ -2,6 +2,7 @@ import {
   buildServiceKey,
   DEFAULT_SERVICE_VERSION,
   type Invoker,
+  isFrameworkMethod,
   type JavaType,
   javaMethodName,
   parameterDescriptor,
@@ -28,11 +29,29 @@ export interface ExportedService {
   readonly methods: ReadonlyMap<string, readonly ExportedMethod[]>;
 }
 
+/** A call naming a method, or parameter types, that its path's contract does not declare. */
+export class MissingOverload extends Error {
+  constructor(
+    readonly contract: ExportedService,
+    readonly method: string,
+  ) {
+    const overloads = contract.methods.get(method);
+    const has =
+      overloads === undefined
+        ? `it has no method "${method}" (methods: ${[...contract.methods.keys()].join(", ")})`
+        : `its ${method} takes ${overloads.map((m) => `(${m.parameterTypes.map((t) => t.name).join(", ")})`).join(" or ")}`;
+    super(`${has}. Check that the consumer's contract declares the provider's parameter types`);
+  }
+}
+
 /**
- * The overload of `name` whose parameter descriptor is `descriptor` in any of these services (one
- * interface's exports), as Java's `ServiceDescriptor.getMethod(name, desc)`.
+ * The overload of `name` whose parameter descriptor is `descriptor` in these services (one
+ * interface's exports), as Java's `ServiceDescriptor.getMethod(name, desc)`; undefined when the
+ * types the request spells stand instead: no export of the path carries a contract, or the method
+ * is a framework one (generic `$invoke`, `$echo`). Throws {@link MissingOverload} when a contract
+ * lacks it.
  */
-export function findOverload(
+export function calledOverload(
   services: readonly ExportedService[],
   name: string,
   descriptor: string,
@@ -42,6 +61,9 @@ export function findOverload(
     if (overloads === undefined) continue;
     for (const method of overloads) if (method.descriptor === descriptor) return method;
   }
+  if (isFrameworkMethod(name)) return undefined;
+  const contract = services.find((s) => s.methods.size > 0);
+  if (contract !== undefined) throw new MissingOverload(contract, name);
   return undefined;
 }
 

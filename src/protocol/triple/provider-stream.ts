@@ -10,7 +10,6 @@ import {
   boundedMemo,
   Code,
   type Invocation,
-  isFrameworkMethod,
   type JavaType,
   javaTypeOfClassName,
   parameterDescriptor,
@@ -21,9 +20,11 @@ import {
 } from "../../core/index.js";
 import { decodeHessian, encodeHessian } from "../../serialize/index.js";
 import {
+  calledOverload,
+  type ExportedMethod,
   type ExportedService,
   type ExporterTable,
-  findOverload,
+  MissingOverload,
   providerServiceKey,
 } from "../shared/exporter-table.js";
 import { ProviderInvocation } from "../shared/provider-invocation.js";
@@ -476,21 +477,16 @@ function typesOf(
   address: string,
 ): { parameterTypes: readonly JavaType[]; returnType: JavaType | undefined } {
   const named = argTypes.map(classType);
-  const exported = table.forPath(request.path);
-  const method = findOverload(exported, request.method, parameterDescriptor(named));
-  if (method !== undefined) return { parameterTypes: method.parameterTypes, returnType: method.returnType };
-  const contract = exported.find((s) => s.methods.size > 0);
-  if (contract !== undefined && !isFrameworkMethod(request.method)) {
-    const overloads = contract.methods.get(request.method);
-    const has =
-      overloads === undefined
-        ? `it has no method "${request.method}" (methods: ${[...contract.methods.keys()].join(", ")})`
-        : `its ${request.method} takes ${overloads.map((m) => `(${m.parameterTypes.map((t) => t.name).join(", ")})`).join(" or ")}`;
+  let method: ExportedMethod | undefined;
+  try {
+    method = calledOverload(table.forPath(request.path), request.method, parameterDescriptor(named));
+  } catch (error) {
+    if (!(error instanceof MissingOverload)) throw error;
     throw new RpcError(
-      `the provider at ${address} has no method ${request.path}.${request.method}(${argTypes.join(", ")}): ${has}. ` +
-        "Check that the consumer's contract declares the provider's parameter types",
+      `the provider at ${address} has no method ${request.path}.${request.method}(${argTypes.join(", ")}): ${error.message}`,
       Code.Unimplemented,
     );
   }
+  if (method !== undefined) return { parameterTypes: method.parameterTypes, returnType: method.returnType };
   return { parameterTypes: named, returnType: undefined };
 }

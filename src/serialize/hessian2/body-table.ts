@@ -65,8 +65,7 @@ export class BodyTable<K, V> {
     }
     const count = this.#count;
     this.#count = kept;
-    this.#keys.fill(undefined, kept, count);
-    this.#values.fill(undefined, kept, count);
+    this.#forget(kept, count);
   }
 
   /** Forgets every entry (and lets go of the keys, which are the caller's values). */
@@ -76,8 +75,52 @@ export class BodyTable<K, V> {
   }
 
   #forgetScanned(): void {
-    this.#keys.fill(undefined, 0, this.#count);
-    this.#values.fill(undefined, 0, this.#count);
+    this.#forget(0, this.#count);
+    this.#count = 0;
+  }
+
+  /** A loop, not `fill`: the range is a few entries and `fill` is a call into the runtime. */
+  #forget(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      this.#keys[i] = undefined;
+      this.#values[i] = undefined;
+    }
+  }
+}
+
+/**
+ * A list of one frame body (its back-references, class definitions or types), reused from body to
+ * body like {@link BodyTable}: `clear()` forgets the entries but keeps the array's room, so a body
+ * allocates no backing store for the lists it fills.
+ */
+export class BodyList<V> {
+  readonly #items: Array<V | undefined> = [];
+  #count = 0;
+
+  get length(): number {
+    return this.#count;
+  }
+
+  /** Appends `value` and returns its index. */
+  push(value: V): number {
+    this.#items[this.#count] = value;
+    return this.#count++;
+  }
+
+  /** The entry at `index` (undefined past the end). */
+  at(index: number): V | undefined {
+    return index < this.#count ? this.#items[index] : undefined;
+  }
+
+  set(index: number, value: V): void {
+    if (index < this.#count) this.#items[index] = value;
+  }
+
+  /** Forgets every entry (and lets go of them: they are the body's values). */
+  clear(): void {
+    const items = this.#items;
+    // A loop, not `fill`, as in BodyTable.
+    for (let i = 0; i < this.#count; i++) items[i] = undefined;
     this.#count = 0;
   }
 }

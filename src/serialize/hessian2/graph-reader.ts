@@ -1,4 +1,5 @@
 import { type JavaType, type SlotKey, setSlotType } from "../../core/index.js";
+import { BodyList } from "./body-table.js";
 import { dataLoss } from "./errors.js";
 import { javaPrototype, markClass, setField } from "./java-object.js";
 import { ScalarReader } from "./scalar-reader.js";
@@ -9,14 +10,23 @@ import { ScalarReader } from "./scalar-reader.js";
  * read takes the next reference index, as the writer numbered them.
  */
 export abstract class GraphReader extends ScalarReader {
-  protected readonly refs: unknown[] = [];
+  protected readonly refs = new BodyList<unknown>();
   /**
    * The wire type of each reference whose value is a converted special (a BigDecimal's string);
-   * made on the first one, since most bodies have none and a reader is made per body.
+   * made on the first one, since most bodies have none.
    */
   protected refWireTypes: Map<number, JavaType> | undefined = undefined;
-  private readonly types: string[] = [];
+  private readonly types = new BodyList<string>();
   protected depth = 0;
+
+  /** Forgets what the last body defined, so this reader can read another one. */
+  protected forgetBody(): void {
+    this.refs.clear();
+    this.types.clear();
+    this.refWireTypes = undefined;
+    this.depth = 0;
+    this.wireType = undefined;
+  }
 
   /** Reads one value of any form; `t` only refines it. */
   protected abstract read(t: JavaType | undefined): unknown;
@@ -43,7 +53,7 @@ export abstract class GraphReader extends ScalarReader {
       throw dataLoss(this.pos, `reference #${index} out of range (${this.refs.length} objects read so far)`);
     }
     if (this.refWireTypes !== undefined) this.wireType = this.refWireTypes.get(index);
-    return this.refs[index];
+    return this.refs.at(index);
   }
 
   /** A list or map type: a string (added to the type table) or an int index into it. */
@@ -57,7 +67,7 @@ export abstract class GraphReader extends ScalarReader {
     }
     this.pos = at;
     const index = this.readLength("type reference");
-    const name = this.types[index];
+    const name = this.types.at(index);
     if (name === undefined)
       throw dataLoss(at, `type reference #${index} out of range (${this.types.length} types defined)`);
     return name;

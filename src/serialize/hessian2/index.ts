@@ -1,5 +1,5 @@
 // Hessian 2.0 (Caucho spec, as Java Dubbo's hessian-lite speaks it): the default Dubbo serialization.
-// One Hessian2Writer / Hessian2Reader per frame body; encodeHessian/decodeHessian for single values.
+// A Hessian2Writer / Hessian2Reader serves body after body (reset / restart); encodeHessian/decodeHessian single values.
 import type { JavaType } from "../../core/index.js";
 import { DEFAULT_HESSIAN2_OPTIONS, type Hessian2Options } from "./options.js";
 import { Hessian2Reader } from "./reader.js";

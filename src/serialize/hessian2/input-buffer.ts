@@ -1,6 +1,7 @@
 import { dataLoss } from "./errors.js";
 
 const TWO_32 = 4294967296;
+const EMPTY = Buffer.alloc(0);
 
 /** Node's unchecked slice decoders (on every Buffer since Node 0.x; fall back to toString if absent). */
 interface SliceDecoders {
@@ -28,17 +29,25 @@ const SHORT_CACHE_MASK = 2047;
 const shortCache: (string | undefined)[] = new Array(SHORT_CACHE_MASK + 1).fill(undefined);
 
 export class InputBuffer {
-  protected readonly buf: Buffer;
-  protected pos: number;
-  protected readonly end: number;
+  protected buf: Buffer = EMPTY;
+  protected pos = 0;
+  protected end = 0;
 
   constructor(bytes: Uint8Array, offset: number) {
-    this.buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (!Number.isInteger(offset) || offset < 0 || offset > this.buf.length) {
-      throw dataLoss(offset, `start offset outside the ${this.buf.length} bytes given`);
+    this.startAt(bytes, offset);
+  }
+
+  /** Reads `bytes` from `offset` on. */
+  protected startAt(bytes: Uint8Array, offset: number): void {
+    const buf = Buffer.isBuffer(bytes)
+      ? bytes
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (!Number.isInteger(offset) || offset < 0 || offset > buf.length) {
+      throw dataLoss(offset, `start offset outside the ${buf.length} bytes given`);
     }
+    this.buf = buf;
     this.pos = offset;
-    this.end = this.buf.length;
+    this.end = buf.length;
   }
 
   get offset(): number {

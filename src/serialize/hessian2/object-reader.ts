@@ -1,4 +1,5 @@
 import { type JavaType, java } from "../../core/index.js";
+import { BodyList } from "./body-table.js";
 import {
   type ClassDef,
   createClassDef,
@@ -20,9 +21,15 @@ import type { HessianClass } from "./options.js";
  * BigInteger, java.time, Throwable, hessian-lite's EnumSet).
  */
 export abstract class ObjectReader extends GraphReader {
-  private readonly classDefs: ClassDef[] = [];
+  private readonly classDefs = new BodyList<ClassDef>();
   /** The registered TS class of each class definition, when `classes` is not empty. */
-  private readonly registered: (HessianClass | undefined)[] = [];
+  private readonly registered = new BodyList<HessianClass | undefined>();
+
+  protected override forgetBody(): void {
+    super.forgetBody();
+    this.classDefs.clear();
+    this.registered.clear();
+  }
 
   protected readClassDef(): void {
     const name = this.readName("class name");
@@ -52,7 +59,7 @@ export abstract class ObjectReader extends GraphReader {
   }
 
   protected readObject(index: number, t: JavaType | undefined): unknown {
-    const def = this.classDefs[index];
+    const def = this.classDefs.at(index);
     if (def === undefined) {
       throw dataLoss(
         this.pos,
@@ -60,11 +67,10 @@ export abstract class ObjectReader extends GraphReader {
       );
     }
     this.enter();
-    const refIndex = this.refs.length;
-    const registered = this.registered.length === 0 ? undefined : this.registered[index];
+    const registered = this.registered.at(index);
     const instance = registered === undefined ? Object.create(def.proto) : new registered();
     const obj = instance as Record<string, unknown>;
-    this.refs.push(obj);
+    const refIndex = this.refs.push(obj);
     const fieldTypes = fieldTypesOf(def, t);
     const fields = def.fields;
     const n = fields.length;
@@ -95,7 +101,7 @@ export abstract class ObjectReader extends GraphReader {
         if (t === undefined || t.kind === "object") this.wireType = wireType;
       }
     } else if (t !== undefined && t.kind === "enum" && typeof obj.name === "string") result = obj.name;
-    if (result !== obj) this.refs[refIndex] = result;
+    if (result !== obj) this.refs.set(refIndex, result);
     return result;
   }
 }

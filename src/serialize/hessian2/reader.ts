@@ -8,9 +8,16 @@ import { tagName } from "./scalar-reader.js";
  * (longs per `longMode`, enums as their constant name, sets as `Set`, fields of a described class).
  * This file holds the entry point and the tag dispatch; the forms it dispatches to live in
  * scalar-reader.ts (numbers, strings, binary), graph-reader.ts (references, lists, maps) and
- * object-reader.ts (class definitions, objects). Construct with `(bytes, options?, offset = 0)`.
+ * object-reader.ts (class definitions, objects). Construct with `(bytes, options?, offset = 0)`;
+ * `restart` reads the next body with the same reader.
  */
 export class Hessian2Reader extends ObjectReader {
+  /** Reads another body with this reader: the last body's tables are forgotten, their room kept. */
+  restart(bytes: Uint8Array, offset = 0): void {
+    this.forgetBody();
+    this.startAt(bytes, offset);
+  }
+
   readValue(type?: JavaType): unknown {
     try {
       const value = this.read(type);

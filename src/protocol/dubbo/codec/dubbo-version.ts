@@ -1,3 +1,5 @@
+import { boundedMemo } from "../../../core/index.js";
+
 /**
  * Java's `Version.getIntVersion` / `isSupportResponseAttachment`: a response carries attachments only
  * when the request's dubbo protocol version lies in [2.0.2, 2.0.99]. Each dotted part counts two
@@ -9,18 +11,14 @@ const HIGHEST_PROTOCOL_VERSION = 2_009_900;
 /** What Java assumes for a version it cannot parse (`LEGACY_DUBBO_PROTOCOL_VERSION`). */
 const LEGACY_PROTOCOL_VERSION = 10_000;
 
-const cache = new Map<string, number>();
-const CACHE_LIMIT = 64;
-
 function leadingDigits(part: string): string {
   let end = 0;
   while (end < part.length && part.charCodeAt(end) >= 48 && part.charCodeAt(end) <= 57) end++;
   return part.slice(0, end);
 }
 
-export function intVersion(version: string): number {
-  const cached = cache.get(version);
-  if (cached !== undefined) return cached;
+/** Peers send a handful of versions; the bound only guards against a hostile stream of them. */
+export const intVersion = boundedMemo(64, (version: string): number => {
   const parts = version.split(".");
   let value = 0;
   for (let i = 0; i < parts.length; i++) {
@@ -29,10 +27,8 @@ export function intVersion(version: string): number {
   }
   if (parts.length === 3) value *= 100;
   if (!Number.isFinite(value)) value = LEGACY_PROTOCOL_VERSION;
-  // Peers send a handful of versions; the bound only guards against a hostile stream of them.
-  if (cache.size < CACHE_LIMIT) cache.set(version, value);
   return value;
-}
+});
 
 export function supportsResponseAttachments(version: string | undefined): boolean {
   if (version === undefined || version === "") return false;

@@ -79,22 +79,35 @@ function isPrimitive(value: unknown): boolean {
   return value === null || (typeof value !== "object" && typeof value !== "function");
 }
 
+const NO_BYTES = Buffer.alloc(0);
+
 export class RequestCache {
   readonly #serialization: Serialization;
   readonly #heads = new RecentBytes<RequestHead>();
   readonly #attachments = new RecentBytes<Readonly<Record<string, unknown>>>();
+  /** The input every request is read with, when the serialization can restart one (bodies are read one at a time). */
+  #input: ObjectInput | undefined;
 
   constructor(serialization: Serialization) {
     this.#serialization = serialization;
   }
 
+  #inputFor(body: Buffer, offset: number): ObjectInput {
+    const input = this.#input;
+    if (input?.restart === undefined) {
+      const created = this.#serialization.createInput(body, offset);
+      if (created.restart !== undefined) this.#input = created;
+      return created;
+    }
+    input.restart(body, offset);
+    return input;
+  }
+
   /** Reads the head of `body`; the input is left at the first argument. */
   readHead(body: Buffer): { readonly head: RequestHead; readonly input: ObjectInput } {
     const hit = this.#heads.find(body, 0, false);
-    if (hit !== undefined) {
-      return { head: hit.value, input: this.#serialization.createInput(body, hit.bytes.length) };
-    }
-    const input = this.#serialization.createInput(body);
+    if (hit !== undefined) return { head: hit.value, input: this.#inputFor(body, hit.bytes.length) };
+    const input = this.#inputFor(body, 0);
     const head = readRequestHead(input);
     this.#heads.remember(body.subarray(0, input.offset), head);
     return { head, input };
@@ -111,15 +124,25 @@ export class RequestCache {
   ): Record<string, unknown> {
     const offset = input.offset;
     const hit = this.#attachments.find(body, offset, true);
-    if (hit !== undefined) return { ...hit.value };
+    if (hit !== undefined) {
+      this.#release(input);
+      return { ...hit.value };
+    }
     const attachments = decode(input);
+    const ended = input.remaining === 0;
+    this.#release(input);
     if (this.#attachments.resting) return attachments;
     // Only flat maps are shared (a copy of the record is handed out); nested values could be mutated.
     let flat = true;
     for (const key in attachments) if (!isPrimitive(attachments[key])) flat = false;
-    if (flat && input.remaining === 0) {
+    if (flat && ended) {
       this.#attachments.remember(body.subarray(offset), Object.freeze({ ...attachments }));
     }
     return attachments;
+  }
+
+  /** The attachments end a request: the kept input lets go of its body and values until the next. */
+  #release(input: ObjectInput): void {
+    if (input === this.#input) input.restart?.(NO_BYTES, 0);
   }
 }

@@ -6,26 +6,35 @@ import { trace } from "@opentelemetry/api";
 import { AlwaysOnSampler, BasicTracerProvider, NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { buildFilterChain } from "../src/filter/index.js";
 import { consumerPeerFilter, consumerTracingFilter, providerTracingFilter } from "../src/monitor/index.js";
-import { immediateInvoker as invoker, nsPerCall } from "./filter-chain-bench.js";
+import { compareChains, immediateInvoker as invoker } from "./filter-chain-bench.js";
 
-const CALLS = 200_000;
+const CALLS = 100_000;
 
 export async function runTracingBench(): Promise<void> {
-  // The consumer's chain ends in the provider's, as one call crosses both ends.
-  const bare = await nsPerCall(buildFilterChain(buildFilterChain(invoker, []), []), CALLS);
   // The client span's two halves: per logical call, around the one attempt that names its peer.
   const traced = buildFilterChain(
     buildFilterChain(buildFilterChain(invoker, [providerTracingFilter]), [consumerPeerFilter]),
     [consumerTracingFilter],
   );
-  const off = await nsPerCall(traced, CALLS);
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ sampler: new AlwaysOnSampler(), spanProcessors: [new NoopSpanProcessor()] }),
+  const sdk = new BasicTracerProvider({
+    sampler: new AlwaysOnSampler(),
+    spanProcessors: [new NoopSpanProcessor()],
+  });
+  await compareChains(
+    "tracing, through a consumer and a provider filter chain",
+    [
+      // The consumer's chain ends in the provider's, as one call crosses both ends.
+      { label: "no tracing filters", chain: buildFilterChain(buildFilterChain(invoker, []), []) },
+      { label: "filters, no tracer provider", chain: traced },
+      {
+        label: "filters + SDK, 2 spans/call",
+        chain: traced,
+        enter: () => {
+          trace.setGlobalTracerProvider(sdk);
+          return () => trace.disable();
+        },
+      },
+    ],
+    CALLS,
   );
-  const on = await nsPerCall(traced, CALLS);
-  trace.disable();
-  console.log("tracing: ns per call through a consumer and a provider filter chain");
-  console.log(`  no tracing filters           ${bare.toFixed(0)} ns`);
-  console.log(`  filters, no tracer provider  ${off.toFixed(0)} ns (+${(off - bare).toFixed(0)})`);
-  console.log(`  filters + SDK, 2 spans/call  ${on.toFixed(0)} ns (+${(on - bare).toFixed(0)})`);
 }

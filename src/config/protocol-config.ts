@@ -1,5 +1,6 @@
 import {
   DEFAULT_ACCEPTS,
+  DEFAULT_BACKLOG,
   DEFAULT_DISPATCHER,
   DEFAULT_DUBBO_PORT,
   DEFAULT_HEARTBEAT_MS,
@@ -61,6 +62,11 @@ export interface ProtocolConfig {
   dispatcher?: ExtensionName<"dispatcher">;
   /** Most connections accepted; 0 = no limit. Default 0. URL key `accepts`. */
   accepts?: number;
+  /**
+   * Connections the kernel queues until the server accepts them (the listen backlog); the kernel
+   * caps it at `net.core.somaxconn`. Default 4096. URL key `backlog`.
+   */
+  backlog?: number;
   /** Largest frame body in bytes, both ways. Default 8388608 (8 MiB). URL key `payload`. */
   payloadBytes?: number;
   /** Idle ms before a heartbeat is sent; 0 disables. Default 60000. URL key `heartbeat`. */
@@ -98,6 +104,7 @@ export interface ResolvedProtocolConfig {
   readonly threadpool: string;
   readonly dispatcher: string;
   readonly accepts: number;
+  readonly backlog: number;
   readonly payloadBytes: number;
   readonly heartbeatMs: number;
   readonly heartbeatTimeoutMs?: number;
@@ -120,6 +127,7 @@ export const PROTOCOL_FIELDS: FieldTable<ProtocolConfig> = {
   threadpool: extensionField("threadpool", { urlKey: "threadpool" }),
   dispatcher: extensionField("dispatcher", { aliases: ["dispather"], urlKey: "dispatcher" }),
   accepts: integerField(0, JAVA_INT_MAX, "0 = no limit", { urlKey: "accepts" }),
+  backlog: integerField(1, JAVA_INT_MAX, "queued connections", { urlKey: "backlog" }),
   payloadBytes: integerField(1, JAVA_INT_MAX, "bytes", { aliases: ["payload"], urlKey: "payload" }),
   heartbeatMs: integerField(0, JAVA_INT_MAX, "ms, 0 = off", { aliases: ["heartbeat"], urlKey: "heartbeat" }),
   heartbeatTimeoutMs: integerField(1, JAVA_INT_MAX, "ms", {
@@ -161,6 +169,7 @@ export function resolveProtocol(
     threadpool: DEFAULT_THREADPOOL,
     dispatcher: DEFAULT_DISPATCHER,
     accepts: DEFAULT_ACCEPTS,
+    backlog: DEFAULT_BACKLOG,
     payloadBytes: DEFAULT_PAYLOAD_BYTES,
     heartbeatMs: DEFAULT_HEARTBEAT_MS,
     serialization: DEFAULT_SERIALIZATION,

@@ -43,6 +43,12 @@ export const DEFAULT_THREADPOOL = "fixed";
 export const DEFAULT_DISPATCHER = "all";
 /** `accepts`: 0 means no limit on connections. */
 export const DEFAULT_ACCEPTS = 0;
+/**
+ * `backlog`: connections the kernel queues before the server accepts them. Node's own 511 drops
+ * SYNs when thousands of consumers connect at once; Linux caps the value at `net.core.somaxconn`
+ * (4096 since 5.4), which is what Java Dubbo's netty 4 server gets by not setting one.
+ */
+export const DEFAULT_BACKLOG = 4096;
 /** `serialization` */
 export const DEFAULT_SERIALIZATION = "hessian2";
 /** Hessian 2's serialization id in the frame header. */

@@ -140,7 +140,11 @@ export class RegistryCacheFile {
   async write(snapshot: CacheSnapshot): Promise<boolean> {
     if (snapshot.version <= this.#renamedVersion) return false;
     await mkdir(dirname(this.file), { recursive: true });
-    const onDisk = await readFile(this.file, "latin1").then(properties, () => new Map<string, string>());
+    // Other processes' keys are kept; ours are about to be replaced, so their old values are not read.
+    const onDisk = await readFile(this.file, "latin1").then(
+      (text) => properties(text, snapshot.entries),
+      () => new Map<string, string>(),
+    );
     const temp = this.#tempPath();
     await writeFile(temp, renderProperties(HEADER, merge(onDisk, snapshot.entries)), "latin1");
     // Check and rename in one synchronous step, so no newer write can land between them.
@@ -207,7 +211,7 @@ export class RegistryCacheFile {
       const temp = this.#tempPath();
       try {
         mkdirSync(dirname(this.file), { recursive: true });
-        const onDisk = this.#readSync();
+        const onDisk = this.#readSync(snapshot.entries);
         writeFileSync(temp, renderProperties(HEADER, merge(onDisk, snapshot.entries)), "latin1");
         renameSync(temp, this.file);
         this.#renamedVersion = snapshot.version;
@@ -221,9 +225,9 @@ export class RegistryCacheFile {
     }
   }
 
-  #readSync(): Map<string, string> {
+  #readSync(except?: ReadonlyMap<string, string>): Map<string, string> {
     try {
-      return properties(readFileSync(this.file, "latin1"));
+      return properties(readFileSync(this.file, "latin1"), except);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT")
         this.#logger.warn(`could not read the registry cache ${this.file}; starting without it`, error);

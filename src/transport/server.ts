@@ -3,6 +3,7 @@ import { createServer as createTlsServer, type TlsOptions } from "node:tls";
 import {
   Code,
   DEFAULT_ACCEPTS,
+  DEFAULT_BACKLOG,
   DEFAULT_PAYLOAD_BYTES,
   DEFAULT_SEND_QUEUE_BYTES,
   RpcError,
@@ -23,6 +24,8 @@ export interface TransportServerOptions {
   readonly port: number;
   /** `accepts`: most connections at once; 0 means no limit. Extra ones are closed and logged. */
   readonly accepts?: number;
+  /** `backlog`: connections the kernel queues until they are accepted (it caps this at somaxconn). */
+  readonly backlog?: number;
   /** `payload`, bytes. */
   readonly payloadLimit?: number;
   /** `sendqueue`, bytes per connection. */
@@ -108,7 +111,8 @@ export async function listenTransport(options: TransportServerOptions): Promise<
       );
     };
     server.once("error", onError);
-    server.listen(options.port, options.host, () => {
+    const listening = { port: options.port, host: options.host, backlog: options.backlog ?? DEFAULT_BACKLOG };
+    server.listen(listening, () => {
       server.off("error", onError);
       server.on("error", (error) => logger.warn(`server on port ${port} failed: ${error.message}`, error));
       resolve();

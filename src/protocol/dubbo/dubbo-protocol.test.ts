@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import {
@@ -248,6 +250,19 @@ describe("dubbo protocol", () => {
     const consumer = newProtocol();
     const v2 = createStub(DemoService, await consumer.refer(referenceUrl(first.url.port, "&version=2")));
     assert.equal(await v2.sayHello("two"), "Hello two");
+  });
+
+  it("dubbo - the server listens with the `backlog` parameter, 4096 by default (capped by somaxconn)", async () => {
+    // For a listening socket `ss` shows the accept queue's length as Send-Q.
+    const listenBacklog = (port: number): number => {
+      const line = execFileSync("ss", ["-ltnH", `sport = :${port}`], { encoding: "utf8" }).trim();
+      return Number(line.split(/\s+/)[2]);
+    };
+    const somaxconn = Number(readFileSync("/proc/sys/net/core/somaxconn", "utf8"));
+    const byDefault = await serve();
+    assert.equal(listenBacklog(byDefault.port), Math.min(4096, somaxconn));
+    const set = await serve("&backlog=77");
+    assert.equal(listenBacklog(set.port), 77);
   });
 
   it("dubbo - the provider reads the timeout attachment (int or string) as the call's deadline", async () => {

@@ -1,5 +1,11 @@
 import type { TlsOptions } from "node:tls";
-import { DEFAULT_ACCEPTS, DEFAULT_HEARTBEAT_MS, DEFAULT_PAYLOAD_BYTES, type Url } from "../../core/index.js";
+import {
+  DEFAULT_ACCEPTS,
+  DEFAULT_BACKLOG,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_PAYLOAD_BYTES,
+  type Url,
+} from "../../core/index.js";
 import type { SerializationTable } from "../../serialize/index.js";
 import { formatHostPort, type Logger } from "../../transport/index.js";
 import { resolveExecutor, type ThreadModel } from "../shared/dispatch/thread-model.js";
@@ -50,6 +56,7 @@ export async function createDubboServer(options: DubboServerOptions): Promise<Du
     port,
     logger,
     accepts: url.number("accepts", DEFAULT_ACCEPTS),
+    backlog: url.number("backlog", DEFAULT_BACKLOG),
     payloadLimit: url.number("payload", DEFAULT_PAYLOAD_BYTES),
     heartbeatMs: url.number("heartbeat", DEFAULT_HEARTBEAT_MS),
     ...(heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs }),

@@ -41,8 +41,12 @@ export class OutputBuffer {
 
   private grow(n: number): void {
     const used = this.pos - this.start;
-    let size = SLAB_SIZE;
-    while (size < (used + n) * 2) size *= 2;
+    const needed = used + n;
+    // A body that fits a fresh slab gets one. A larger one gets room for this write and one slab
+    // more, or twice the body so far, whichever is larger: the doubling keeps repeated growth
+    // amortised, and one large value (a 1 MiB binary) gets a slab near its size, which the body
+    // handed out keeps alive (a power-of-two slab at twice the need took 4 MiB for it).
+    const size = needed <= SLAB_SIZE ? SLAB_SIZE : Math.max(needed + SLAB_SIZE, 2 * used);
     const next = Buffer.allocUnsafeSlow(size);
     this.buf.copy(next, 0, this.start, this.pos);
     this.buf = next;

@@ -40,6 +40,8 @@ export interface ExchangeServerOptions extends HeartbeatOptions {
   readonly port: number;
   /** `accepts`: most connections; 0 means no limit. */
   readonly accepts?: number;
+  /** `backlog`: connections the kernel queues before they are accepted. */
+  readonly backlog?: number;
   /** `payload`, bytes, enforced on receive (BAD_REQUEST) and send (BAD_RESPONSE). */
   readonly payloadLimit?: number;
   readonly sendQueueLimit?: number;
@@ -239,6 +241,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
     logger,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.accepts === undefined ? {} : { accepts: options.accepts }),
+    ...(options.backlog === undefined ? {} : { backlog: options.backlog }),
     ...(options.payloadLimit === undefined ? {} : { payloadLimit: options.payloadLimit }),
     ...(options.sendQueueLimit === undefined ? {} : { sendQueueLimit: options.sendQueueLimit }),
     ...(options.tls === undefined ? {} : { tls: options.tls }),

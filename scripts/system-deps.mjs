@@ -8,7 +8,11 @@ export const SYSTEM_PACKAGES = [
   { name: "zookeeper", probe: "/usr/share/zookeeper/bin/zkServer.sh", why: "ZooKeeper registry tests" },
   { name: "maven", probe: "/usr/bin/mvn", why: "fetching real Java Dubbo for the interop tests" },
   { name: "chromium", probe: "/usr/bin/chromium", why: "the web console's test in a headless browser" },
-  { name: "iproute2", probe: "/usr/bin/ss", why: "`ss`, which reads a listening socket's backlog in the protocol tests" },
+  {
+    name: "iproute2",
+    probe: "/usr/bin/ss",
+    why: "`ss`, which reads a listening socket's backlog in the protocol tests",
+  },
 ];
 
 export function ensureSystemPackages() {

@@ -90,10 +90,7 @@ test("registry cache - keys and values are escaped as Java's Properties.store es
   const value = " lead\\tab\t\n\r\f é\u0001\u4e2d=:#! end";
   const text = renderProperties("c", new Map([[key, value]]));
   const line = text.split("\n")[2];
-  assert.equal(
-    line,
-    "g/a\\ b\\:1\\=\\#\\!=\\ lead\\\\tab\\t\\n\\r\\f \\u00E9\\u0001\\u4E2D\\=\\:\\#\\! end",
-  );
+  assert.equal(line, "g/a\\ b\\:1\\=\\#\\!=\\ lead\\\\tab\\t\\n\\r\\f \\u00E9\\u0001\\u4E2D\\=\\:\\#\\! end");
   assert.equal(properties(text).get(key), value);
   // A writer skips the values of keys it is about to replace.
   assert.deepEqual([...properties(`${text}other=1\n`, new Set([key]))], [["other", "1"]]);

@@ -13,17 +13,16 @@ import { Session } from "node:inspector/promises";
 import { startBenchChild } from "./e2e/child.js";
 import { loadContender, parseContenderName } from "./e2e/contenders.js";
 import { startCostMeter } from "./e2e/measure.js";
-import { sampleAllocations } from "./heap-sampling.js";
 import type { ChildMessage } from "./e2e/messages.js";
 import { requireCompiledPackage } from "./e2e/workloads.js";
+import { sampleAllocations } from "./heap-sampling.js";
 
 const CONCURRENCY = 64;
 const WARMUP_MS = 3000;
 const ROUND_MS = 2000;
 
 function answerOf(message: ChildMessage): ChildMessage {
-  if (message.type === "error")
-    throw new Error(`triple-server-cost: the client failed:\n${message.message}`);
+  if (message.type === "error") throw new Error(`triple-server-cost: the client failed:\n${message.message}`);
   return message;
 }
 
@@ -67,7 +66,7 @@ try {
       const result = answerOf(await client.ask(cell(ROUND_MS), 60_000));
       if (result.type === "result") calls = result.stats.calls;
     });
-    for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, 200))
+    for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, 40))
       process.stdout.write(`${(bytes / calls).toFixed(0).padStart(7)} B  ${site}\n`);
   }
 } finally {

@@ -1,14 +1,22 @@
 // Triple's deadlines run on a timer wheel, never one setTimeout per call: an application's tri
 // references on the application's one wheel (shared with its other protocols), a standalone
-// proto client on its own, one timer per distinct timeout however many calls wait.
+// proto client on its own, one timer per distinct timeout however many calls wait; and so do the
+// IDL calls a provider serves with a `grpc-timeout`.
 import assert from "node:assert/strict";
 import { once, setMaxListeners } from "node:events";
-import { createServer, type ServerHttp2Stream } from "node:http2";
+import { connect, createServer, type ServerHttp2Stream } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { after, describe, test } from "node:test";
 import { DeadlineTimers, type Invoker, type TimedEntry } from "../../src/core/index.js";
 import type { Plugin } from "../../src/extension.js";
-import { createDubbo, createProtoClient, RpcError, silentLogger, type Url } from "../../src/index.js";
+import {
+  createDubbo,
+  createProtoClient,
+  createProtoServer,
+  RpcError,
+  silentLogger,
+  type Url,
+} from "../../src/index.js";
 import { GreeterService, greeterImplementation } from "./greeter-peers.js";
 import { triApps } from "./tri-apps.js";
 
@@ -60,6 +68,57 @@ describe("Triple deadlines on a timer wheel", () => {
       stop.abort();
       await close();
       server.close();
+    }
+  });
+
+  test("deadline wheel - a proto server keeps one timer for many waiting IDL calls with one grpc-timeout", async () => {
+    // Handlers that wait until released, reading no signal, so no timer of theirs is counted.
+    const waiting: Array<() => void> = [];
+    const server = await createProtoServer({ host: "127.0.0.1", port: 0, logger: silentLogger });
+    server.add(GreeterService, {
+      ...greeterImplementation({ oursEndings: [], produced: 0 }),
+      sayHello: () => new Promise((resolve) => waiting.push(() => resolve({ message: "released" }))),
+    });
+    // A bare HTTP/2 client: no timer of its own in this process.
+    const session = connect(`http://127.0.0.1:${server.port}`);
+    const statuses: Array<Promise<string | undefined>> = [];
+    const call = () => {
+      const stream = session.request({
+        ":method": "POST",
+        ":path": "/dubbo.tri.test.Greeter/SayHello",
+        "content-type": "application/grpc+proto",
+        te: "trailers",
+        "grpc-timeout": "30S",
+      });
+      stream.on("data", () => {});
+      statuses.push(
+        new Promise((resolve) =>
+          stream.once("trailers", (trailers) => resolve(String(trailers["grpc-status"]))),
+        ),
+      );
+      // One empty HelloRequest, 5-byte framed.
+      stream.end(Buffer.alloc(5));
+    };
+    const waitingReach = async (count: number) => {
+      for (let i = 0; i < 1000 && waiting.length < count; i++) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(waiting.length, count, "every call reached its handler and waits");
+    };
+    try {
+      call();
+      await waitingReach(1);
+      const before = activeTimers();
+      for (let i = 0; i < 40; i++) call();
+      await waitingReach(41);
+      const added = activeTimers() - before;
+      assert.ok(
+        added <= 1,
+        `40 more waiting IDL calls added ${added} timers on the server; a wheel adds at most one`,
+      );
+      for (const release of waiting) release();
+      assert.deepEqual(new Set(await Promise.all(statuses)), new Set(["0"]));
+    } finally {
+      session.close();
+      await server.close();
     }
   });
 

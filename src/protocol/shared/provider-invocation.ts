@@ -11,12 +11,20 @@ function abortAtDeadline(inv: ProviderInvocation, controller: AbortController): 
 
 /**
  * A call as the provider decoded it. Its `signal` aborts when the caller's deadline (the `timeout`
- * attachment, from when the request arrived) passes or when the call completes.
+ * attachment, from when the request arrived) passes or when the call completes. With
+ * `timesItsDeadline` false its protocol keeps the deadline (on the application's timer wheel) and
+ * cancels it when the deadline passes, so the signal arms no timer of its own.
  */
 export class ProviderInvocation extends LazySignalInvocation {
   #controller: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
   #completed = false;
+  readonly #timesItsDeadline: boolean;
+
+  constructor(init: ConstructorParameters<typeof LazySignalInvocation>[0], timesItsDeadline = true) {
+    super(init);
+    this.#timesItsDeadline = timesItsDeadline;
+  }
 
   /** The signal and its deadline timer are made only if some code asks for the signal. */
   protected currentSignal(): AbortSignal {
@@ -28,7 +36,7 @@ export class ProviderInvocation extends LazySignalInvocation {
       const controller = new AbortController();
       this.#controller = controller;
       if (this.#completed) controller.abort(CALL_COMPLETED);
-      else if (this.deadline !== undefined) {
+      else if (this.deadline !== undefined && this.#timesItsDeadline) {
         const left = this.deadline - Date.now();
         if (left <= 0) abortAtDeadline(this, controller);
         else {

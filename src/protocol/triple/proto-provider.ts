@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import {
   Code,
+  type DeadlineTimers,
   type IdlMessageStream,
   type IdlMethod,
   isAsyncIterable,
@@ -28,6 +29,8 @@ import {
 export interface ProtoStreamContext {
   readonly address: string;
   readonly payloadLimit: number;
+  /** The application's timer wheel, for each call's `grpc-timeout`. */
+  readonly deadlines: DeadlineTimers;
 }
 
 /** A streamed answer's own trailers (an {@link IdlMessageStream}'s), complete once it has ended. */
@@ -58,7 +61,7 @@ export function serveIdlCall(
   const finish = (code: Code | typeof GRPC_OK, message: string, trailers: RpcResult["attachments"]): void => {
     if (finished) return;
     finished = true;
-    clearTimeout(deadline);
+    stopDeadline();
     if (stream.destroyed || stream.closed) return;
     const status: OutgoingHttpHeaders = { [GRPC_STATUS]: String(code) };
     if (message !== "") status[GRPC_MESSAGE] = encodeGrpcMessage(message);
@@ -75,16 +78,24 @@ export function serveIdlCall(
     invocation?.cancel(reason);
   };
   const timeoutHeader = headerText(headers, GRPC_TIMEOUT);
-  const deadline =
-    timeoutHeader === undefined
-      ? undefined
-      : setTimeout(() => {
-          const error = new RpcError(`${what}: the caller's deadline passed`, Code.DeadlineExceeded);
-          finish(error.code, error.rawMessage, {});
-          cancel(error);
-        }, parseGrpcTimeout(timeoutHeader));
+  const timeoutMs = timeoutHeader === undefined ? undefined : parseGrpcTimeout(timeoutHeader);
+  const deadline = {
+    onDeadline(): void {
+      const error = new RpcError(`${what}: the caller's deadline passed`, Code.DeadlineExceeded);
+      finish(error.code, error.rawMessage, {});
+      cancel(error);
+    },
+  };
+  const stopDeadline = (): void => {
+    if (timeoutMs !== undefined) context.deadlines.delete(deadline, timeoutMs);
+  };
+  // A zero timeout has passed already: the wheel takes positive timeouts only.
+  if (timeoutMs !== undefined) {
+    if (timeoutMs > 0) context.deadlines.add(deadline, timeoutMs);
+    else queueMicrotask(deadline.onDeadline);
+  }
   stream.on("close", () => {
-    clearTimeout(deadline);
+    stopDeadline();
     finished = true;
     cancel(new RpcError(`${what}: the caller canceled the call`, Code.Canceled));
   });
@@ -93,6 +104,8 @@ export function serveIdlCall(
     cancelReason ?? new RpcError(`${what}: the caller canceled the call`, Code.Canceled);
   run(context, stream, headers, exported, method, what, canceled, (created) => {
     invocation = created;
+    // Canceled (or past its deadline) while its request was read: it starts aborted.
+    if (cancelReason !== undefined) created.cancel(cancelReason);
   }).then(
     (trailers) => {
       invocation?.complete();
@@ -143,9 +156,12 @@ async function run(
     headers,
     { path: exported.path, method: method.name },
     { parameterTypes: [], returnType: undefined, args: [input], idl: method },
+    undefined,
+    // serveIdlCall's entry on the timer wheel cancels the invocation at its deadline.
+    false,
   );
   started(invocation);
-  if (stream.closed) throw canceled();
+  if (stream.closed || invocation.signal.aborted) throw canceled();
   const send = async (message: unknown): Promise<void> => {
     if (invocation.signal.aborted || stream.closed) throw canceled();
     if (!stream.headersSent) stream.respond(responseHeaders(responseEncoding), { waitForTrailers: true });

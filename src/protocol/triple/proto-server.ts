@@ -4,6 +4,7 @@ import {
   DEFAULT_PAYLOAD_BYTES,
   DEFAULT_SHUTDOWN_WAIT_MS,
   DEFAULT_TRIPLE_PORT,
+  DeadlineTimers,
   type Logger,
   Url,
 } from "../../core/index.js";
@@ -53,6 +54,8 @@ export async function createProtoServer(options: ProtoServerOptions = {}): Promi
     shutdownWaitMs: options.shutdownWaitMs ?? DEFAULT_SHUTDOWN_WAIT_MS,
     // No application, so no thread model: handlers run as calls arrive.
     executor: directExecutor,
+    // Its own timer wheel, keeping the process alive while a call waits, as a server's timer would.
+    deadlines: new DeadlineTimers({ keepAlive: true }),
   });
   return {
     port: server.port,

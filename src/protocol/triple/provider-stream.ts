@@ -140,6 +140,12 @@ function sendMessage(
   stream.end(frame);
 }
 
+/** Ends the stream with the status of `error` (INTERNAL for what is not an {@link RpcError}). */
+function failStream(stream: ServerHttp2Stream, error: unknown): void {
+  const rpc = RpcError.from(error, Code.Internal);
+  sendStatus(stream, rpc.code, rpc.rawMessage);
+}
+
 /** One request's target: the service path and the method of `/{service}/{method}`. */
 export interface RequestTarget {
   readonly path: string;
@@ -188,10 +194,7 @@ export function serveStream(
       new RpcError(`${invocation.service}.${invocation.method}: the caller canceled the call`, Code.Canceled),
     );
   });
-  const fail = (error: unknown): void => {
-    const rpc = RpcError.from(error, Code.Internal);
-    sendStatus(stream, rpc.code, rpc.rawMessage);
-  };
+  const fail = (error: unknown): void => failStream(stream, error);
   if (headers[":method"] !== "POST") {
     stream.respond({ ":status": 405, allow: "POST" }, { endStream: true });
     return;
@@ -236,15 +239,12 @@ export function serveStream(
       rawHeaders,
     };
     const call = (bytes: Buffer): void => {
-      try {
-        invocation = invokeService(context, stream, request, what, bytes, exported, fail);
-      } catch (error) {
-        fail(error);
-      }
+      invocation = invokeService(context, stream, request, what, bytes, exported);
     };
     try {
       const bytes = messageBytes(onlyMessage(reader, what), encoding, context.payloadLimit, what);
-      if (bytes instanceof Promise) bytes.then(call, fail);
+      // Only a gzip request waits (to be inflated); the others are served on this callback.
+      if (bytes instanceof Promise) bytes.then(call).catch(fail);
       else call(bytes);
     } catch (error) {
       fail(error);
@@ -294,7 +294,8 @@ function notExported(table: ExporterTable, request: TripleRequest, address: stri
  * The provider's invocation of one request: the attachments its headers carry (with the caller's
  * application as `remote.application`, and `path`, `group`, `version`), its deadline from
  * `grpc-timeout`, the caller's address. `rawHeaders`, the headers' raw list when the server has
- * it, is the cheaper read of the attachments.
+ * it, is the cheaper read of the attachments. `timesItsDeadline` false: the caller cancels the
+ * invocation at its deadline (see {@link ProviderInvocation}).
  */
 export function providerInvocation(
   stream: ServerHttp2Stream,
@@ -302,6 +303,7 @@ export function providerInvocation(
   target: RequestTarget,
   call: Pick<Invocation, "parameterTypes" | "returnType" | "args" | "idl">,
   rawHeaders?: readonly string[],
+  timesItsDeadline = true,
 ): ProviderInvocation {
   const group = headerText(headers, TRI_SERVICE_GROUP);
   const version = headerText(headers, TRI_SERVICE_VERSION);
@@ -314,17 +316,25 @@ export function providerInvocation(
   if (group !== undefined && group !== "") attachments.group ??= group;
   const timeoutHeader = headerText(headers, GRPC_TIMEOUT);
   const timeoutMs = timeoutHeader === undefined ? undefined : parseGrpcTimeout(timeoutHeader);
-  return new ProviderInvocation({
-    service: target.path,
-    group: group === undefined || group === "" ? undefined : group,
-    version: version === undefined || version === "" || version === "0.0.0" ? undefined : version,
-    method: target.method,
-    ...call,
-    attachments,
-    deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
-    oneWay: false,
-    remoteAddress: stream.session === undefined ? undefined : remoteAddressOf(stream.session),
-  });
+  // Every field named (no spread of `call`): a spread in the middle of a literal is a runtime copy
+  // per call, the largest self frame of ours in the provider's profile.
+  return new ProviderInvocation(
+    {
+      service: target.path,
+      group: group === undefined || group === "" ? undefined : group,
+      version: version === undefined || version === "" || version === "0.0.0" ? undefined : version,
+      method: target.method,
+      parameterTypes: call.parameterTypes,
+      returnType: call.returnType,
+      args: call.args,
+      idl: call.idl,
+      attachments,
+      deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
+      oneWay: false,
+      remoteAddress: stream.session === undefined ? undefined : remoteAddressOf(stream.session),
+    },
+    timesItsDeadline,
+  );
 }
 
 /** Each connection's `host:port` peer, read once (through the session's socket proxy) per session. */
@@ -343,8 +353,8 @@ function remoteAddressOf(session: Http2Session): string | undefined {
 
 /**
  * Decodes the request's wrapper, calls the service and answers (the result, or the provider's
- * exception as a marked message); what fails after the call was made goes to `fail`. Only the
- * service and compressing are waited for, with one `then` on the service's promise.
+ * exception as a marked message, or a failure as a status). Only the service and compressing are
+ * waited for, with one `then` on the service's promise.
  */
 function invokeService(
   context: ProviderStreamContext,
@@ -353,7 +363,6 @@ function invokeService(
   what: string,
   bytes: Buffer,
   service: ExportedService | undefined,
-  fail: (error: unknown) => void,
 ): ProviderInvocation {
   const { address, table } = context;
   const wrapper = decodeRequestWrapper(bytes);
@@ -364,9 +373,10 @@ function invokeService(
     );
   }
   const types = typesOf(table, request, wrapper.argTypes, address);
-  const args = wrapper.args.map((arg, i) => {
+  const args: unknown[] = [];
+  for (let i = 0; i < wrapper.args.length; i++) {
     try {
-      return decodeHessian(arg, types.parameterTypes[i]);
+      args.push(decodeHessian(wrapper.args[i]!, types.parameterTypes[i]));
     } catch (error) {
       throw new RpcError(
         `${what}: argument ${i} (${wrapper.argTypes[i] ?? "untyped"}) could not be decoded: ${(error as Error).message}`,
@@ -374,7 +384,7 @@ function invokeService(
         { cause: error },
       );
     }
-  });
+  }
   // Only a gzip request that accepts gzip is answered gzip.
   const responseEncoding = request.encoding === "gzip" && acceptsGzip(request) ? "gzip" : "identity";
   if (service === undefined) throw notExported(table, request, address);
@@ -385,13 +395,6 @@ function invokeService(
     { parameterTypes: types.parameterTypes, returnType: types.returnType, args },
     request.rawHeaders,
   );
-  const reply = (result: RpcResult, type: JavaType | undefined, exception: boolean): void => {
-    try {
-      answer(context, stream, responseEncoding, result, type, exception)?.catch(fail);
-    } catch (error) {
-      fail(error);
-    }
-  };
   service.invoker.invoke(invocation).then(
     (result) => {
       invocation.complete();
@@ -400,18 +403,25 @@ function invokeService(
         declared !== undefined && declared.kind !== "object"
           ? declared
           : (slotTypeOf(result, "value") ?? slotTypeOfValue(invocation.args, result.value) ?? declared);
-      reply(result, resultType, false);
+      answer(context, stream, responseEncoding, result, resultType, false);
     },
     (error: unknown) => {
       invocation.complete();
       // Framework failures travel as a status; the provider's own exceptions as a marked message.
-      if (error instanceof RpcError) fail(error);
+      if (error instanceof RpcError) failStream(stream, error);
       else {
         const exception =
           error instanceof Error
             ? error
             : new BizError(`the provider threw a non-Error value: ${String(error)}`);
-        reply({ value: exception, attachments: {} }, types.returnType, true);
+        answer(
+          context,
+          stream,
+          responseEncoding,
+          { value: exception, attachments: {} },
+          types.returnType,
+          true,
+        );
       }
     },
   );
@@ -424,8 +434,8 @@ function acceptsGzip(request: TripleRequest): boolean {
 }
 
 /**
- * Writes a result (or the provider's exception) as Java's `WrapResponsePack` does; waits only to
- * compress a gzip answer.
+ * Writes a result (or the provider's exception) as Java's `WrapResponsePack` does, or the status of
+ * what failed while answering; waits only to compress a gzip answer.
  */
 function answer(
   context: ProviderStreamContext,
@@ -434,29 +444,34 @@ function answer(
   result: RpcResult,
   type: JavaType | undefined,
   exception: boolean,
-): Promise<void> | undefined {
-  const valueType = exception || type?.kind === "void" ? undefined : type;
-  const data = encodeHessian(result.value, valueType);
-  const message = encodeResponseWrapper(
-    { serializeType: WRAPPER_HESSIAN2, data, type: type?.name ?? "java.lang.Object" },
-    MESSAGE_PREFIX_BYTES,
-  );
-  const size = message.length - MESSAGE_PREFIX_BYTES;
-  if (size > context.payloadLimit) {
-    throw new RpcError(
-      `the response of ${stream.sentHeaders[":path"] ?? "the call"} at ${context.address} is ${size} bytes, ` +
-        `over the payload limit of ${context.payloadLimit} bytes; raise \`payload\` or return less`,
-      Code.ResourceExhausted,
+): void {
+  try {
+    const valueType = exception || type?.kind === "void" ? undefined : type;
+    const data = encodeHessian(result.value, valueType);
+    const message = encodeResponseWrapper(
+      { serializeType: WRAPPER_HESSIAN2, data, type: type?.name ?? "java.lang.Object" },
+      MESSAGE_PREFIX_BYTES,
     );
+    const size = message.length - MESSAGE_PREFIX_BYTES;
+    if (size > context.payloadLimit) {
+      throw new RpcError(
+        `the response of ${stream.sentHeaders[":path"] ?? "the call"} at ${context.address} is ${size} bytes, ` +
+          `over the payload limit of ${context.payloadLimit} bytes; raise \`payload\` or return less`,
+        Code.ResourceExhausted,
+      );
+    }
+    const headers = exception
+      ? { ...responseHeaders(encoding), [TRI_EXCEPTION_CODE]: BIZ_EXCEPTION_CODE }
+      : responseHeaders(encoding);
+    const framed = frameReservedMessage(message, encoding);
+    if (framed instanceof Promise) {
+      framed
+        .then((frame) => sendMessage(stream, headers, frame, result.attachments))
+        .catch((error: unknown) => failStream(stream, error));
+    } else sendMessage(stream, headers, framed, result.attachments);
+  } catch (error) {
+    failStream(stream, error);
   }
-  const headers = exception
-    ? { ...responseHeaders(encoding), [TRI_EXCEPTION_CODE]: BIZ_EXCEPTION_CODE }
-    : responseHeaders(encoding);
-  const framed = frameReservedMessage(message, encoding);
-  if (framed instanceof Promise)
-    return framed.then((frame) => sendMessage(stream, headers, frame, result.attachments));
-  sendMessage(stream, headers, framed, result.attachments);
-  return undefined;
 }
 
 /**

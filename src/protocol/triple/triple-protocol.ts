@@ -81,6 +81,7 @@ export function createTripleProtocol(options: TripleProtocolOptions = {}): Proto
         tls,
         tlsProfile: tlsProfile(url),
         executor,
+        deadlines,
         observer: options.observer,
       });
     });

@@ -9,7 +9,7 @@ import {
 } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { TlsOptions } from "node:tls";
-import { Code, type Logger } from "../../core/index.js";
+import { Code, type DeadlineTimers, type Logger } from "../../core/index.js";
 import type { Executor } from "../shared/dispatch/executor.js";
 import { ExporterTable } from "../shared/exporter-table.js";
 import type { ProtocolObserver } from "../shared/protocol-observer.js";
@@ -30,6 +30,8 @@ export interface TripleServerOptions {
   readonly tlsProfile?: string | undefined;
   /** Admits each call (the URL's `dispatcher`/`threadpool`); a call holds its slot until its stream closes. */
   readonly executor: Executor;
+  /** The application's timer wheel, for the IDL calls' `grpc-timeout`. */
+  readonly deadlines: DeadlineTimers;
   readonly observer?: ProtocolObserver | undefined;
 }
 
@@ -84,6 +86,7 @@ export async function createTripleServer(options: TripleServerOptions): Promise<
     table,
     address,
     payloadLimit: options.payloadLimit,
+    deadlines: options.deadlines,
     onStreamError: (error: Error) =>
       logger.debug("transport", `triple stream at ${address}: ${error.message}`),
   };

@@ -108,7 +108,7 @@ export function encodeResponseWrapper(wrapper: ResponseWrapper, headroom = 0): B
 
 /** Where a {@link readFields} pass is in its bytes. */
 interface FieldCursor {
-  readonly buffer: Buffer;
+  readonly buffer: Uint8Array;
   at: number;
 }
 
@@ -124,18 +124,18 @@ function readVarint(cursor: FieldCursor, what: string): number {
   throw malformed(what, "a varint is longer than 5 bytes");
 }
 
-/** Visits each length-delimited field of `bytes`; anything else is not one of the two wrappers. */
-function readFields<S>(
-  bytes: Uint8Array,
-  what: string,
-  state: S,
-  visit: (state: S, field: number, value: Buffer) => void,
-): void {
-  const cursor: FieldCursor = {
-    buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    at: 0,
-  };
-  const { buffer } = cursor;
+/** Told of one field: its number and where its bytes are, `bytes[start, end)`. */
+type FieldVisitor<S> = (state: S, field: number, bytes: Buffer, start: number, end: number) => void;
+
+/**
+ * Visits each length-delimited field of `bytes` as its range `[start, end)`, so a visitor makes a
+ * view or a string only of the fields it keeps; anything else is not one of the two wrappers.
+ */
+function readFields<S>(bytes: Uint8Array, what: string, state: S, visit: FieldVisitor<S>): void {
+  const buffer = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const cursor: FieldCursor = { buffer, at: 0 };
   while (cursor.at < buffer.length) {
     const tag = readVarint(cursor, what);
     const wireType = tag & 7;
@@ -148,9 +148,40 @@ function readFields<S>(
     const length = readVarint(cursor, what);
     const at = cursor.at;
     if (at + length > buffer.length) throw malformed(what, `a field of ${length} bytes runs past the end`);
-    visit(state, Math.floor(tag / 8), buffer.subarray(at, at + length));
+    visit(state, Math.floor(tag / 8), buffer, at, at + length);
     cursor.at = at + length;
   }
+}
+
+/** A wrapper's string (serializer or class name) and its UTF-8 bytes, as last read. */
+interface KnownName {
+  readonly bytes: Buffer;
+  readonly text: string;
+}
+
+/** Names by a hash of their bytes; bounded, as the UTF-8 memo of the encoding side. */
+const knownNames = new Map<number, KnownName>();
+const KNOWN_NAMES_LIMIT = 1024;
+
+/**
+ * The UTF-8 string `bytes[start, end)`, without decoding it when it is a name read before: every
+ * call names the same serializer and the same few classes, so the view and the string each would
+ * cost per call are made once. A name whose hash another holds is decoded per call.
+ */
+function nameAt(bytes: Buffer, start: number, end: number): string {
+  let hash = 0x811c9dc5 ^ (end - start);
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  const known = knownNames.get(hash);
+  if (
+    known !== undefined &&
+    known.bytes.length === end - start &&
+    bytes.compare(known.bytes, 0, known.bytes.length, start, end) === 0
+  )
+    return known.text;
+  const text = bytes.toString("utf8", start, end);
+  if (known === undefined && knownNames.size < KNOWN_NAMES_LIMIT)
+    knownNames.set(hash, { bytes: Buffer.from(bytes.subarray(start, end)), text });
+  return text;
 }
 
 function malformed(what: string, reason: string): RpcError {
@@ -166,11 +197,11 @@ interface MutableRequestWrapper {
   readonly argTypes: string[];
 }
 
-function visitRequestField(wrapper: MutableRequestWrapper, field: number, value: Buffer): void {
-  if (field === 1) wrapper.serializeType = value.toString("utf8");
-  else if (field === 2) wrapper.args.push(value);
-  else if (field === 3) wrapper.argTypes.push(value.toString("utf8"));
-}
+const visitRequestField: FieldVisitor<MutableRequestWrapper> = (wrapper, field, bytes, start, end) => {
+  if (field === 1) wrapper.serializeType = nameAt(bytes, start, end);
+  else if (field === 2) wrapper.args.push(bytes.subarray(start, end));
+  else if (field === 3) wrapper.argTypes.push(nameAt(bytes, start, end));
+};
 
 /** Reads a request wrapper; unknown field numbers are skipped (protobuf's rule). */
 export function decodeRequestWrapper(bytes: Uint8Array): RequestWrapper {
@@ -185,11 +216,11 @@ interface MutableResponseWrapper {
   type: string;
 }
 
-function visitResponseField(wrapper: MutableResponseWrapper, field: number, value: Buffer): void {
-  if (field === 1) wrapper.serializeType = value.toString("utf8");
-  else if (field === 2) wrapper.data = value;
-  else if (field === 3) wrapper.type = value.toString("utf8");
-}
+const visitResponseField: FieldVisitor<MutableResponseWrapper> = (wrapper, field, bytes, start, end) => {
+  if (field === 1) wrapper.serializeType = nameAt(bytes, start, end);
+  else if (field === 2) wrapper.data = bytes.subarray(start, end);
+  else if (field === 3) wrapper.type = nameAt(bytes, start, end);
+};
 
 export function decodeResponseWrapper(bytes: Uint8Array): ResponseWrapper {
   const wrapper: MutableResponseWrapper = { serializeType: "", data: undefined, type: "" };

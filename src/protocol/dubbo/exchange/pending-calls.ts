@@ -31,7 +31,7 @@ export interface PendingCalls {
    * the abort of `signal` (the entry is removed at once). `signal` must not be aborted already.
    */
   add<T>(
-    id: bigint,
+    id: number,
     call: CallLabels,
     timeoutMs: number,
     signal: AbortSignal | undefined,
@@ -41,10 +41,10 @@ export interface PendingCalls {
    * Settles the call `id` with what its reader makes of an OK response; false when no such call
    * waits (e.g. it timed out).
    */
-  resolve(id: bigint, response: Response): boolean;
+  resolve(id: number, response: Response): boolean;
   /** Fails the call `id` with the code of a non-OK status and the provider's message. */
-  fail(id: bigint, status: number, message: string): void;
-  failWith(id: bigint, message: string, code: Code): void;
+  fail(id: number, status: number, message: string): void;
+  failWith(id: number, message: string, code: Code): void;
   /** Fails every waiting call at once with `Unavailable` (the link went down). */
   failAll(cause: Error | undefined): void;
 }
@@ -62,7 +62,7 @@ class PendingCall implements TimedEntry {
 
   constructor(
     readonly table: PendingTable,
-    readonly id: bigint,
+    readonly id: number,
     readonly call: CallLabels,
     readonly timeoutMs: number,
     readonly signal: AbortSignal | undefined,
@@ -114,7 +114,7 @@ class PendingTable implements PendingCalls {
   }
 
   add<T>(
-    id: bigint,
+    id: number,
     call: CallLabels,
     timeoutMs: number,
     signal: AbortSignal | undefined,
@@ -162,14 +162,14 @@ class PendingTable implements PendingCalls {
     );
   }
 
-  resolve(id: bigint, response: Response): boolean {
+  resolve(id: number, response: Response): boolean {
     const entry = this.#calls.get(id);
     if (!this.#release(entry)) return false;
     entry.settle(response);
     return true;
   }
 
-  fail(id: bigint, status: number, message: string): void {
+  fail(id: number, status: number, message: string): void {
     const entry = this.#calls.get(id);
     if (!this.#release(entry)) return;
     entry.reject(
@@ -181,7 +181,7 @@ class PendingTable implements PendingCalls {
     );
   }
 
-  failWith(id: bigint, message: string, code: Code): void {
+  failWith(id: number, message: string, code: Code): void {
     const entry = this.#calls.get(id);
     if (!this.#release(entry)) return;
     entry.reject(new RpcError(`${entry.call.service}.${entry.call.method}: ${message}`, code));

@@ -54,7 +54,6 @@ export interface PendingCalls {
  * call costs no closure or timer of its own.
  */
 class PendingCall implements TimedEntry {
-  readonly startedAt = Date.now();
   deadlineDueAt = 0;
   deadlineQueue: TimedEntry["deadlineQueue"] = undefined;
   deadlinePrevious: TimedEntry | undefined = undefined;
@@ -62,6 +61,8 @@ class PendingCall implements TimedEntry {
 
   constructor(
     readonly table: PendingTable,
+    /** `performance.now()` when the call was sent; its deadline is counted from the same reading. */
+    readonly startedAt: number,
     readonly id: number,
     readonly call: CallLabels,
     readonly timeoutMs: number,
@@ -94,6 +95,11 @@ class PendingCall implements TimedEntry {
   }
 }
 
+/** Whole milliseconds since `startedAt` (a `performance.now()` reading), for error messages. */
+function elapsedSince(startedAt: number): number {
+  return Math.round(performance.now() - startedAt);
+}
+
 /** A timeout of 0 or less expires on the next turn of the event loop. */
 function expireNow(entry: PendingCall): void {
   entry.onDeadline();
@@ -122,9 +128,11 @@ class PendingTable implements PendingCalls {
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const settle = resolve as (value: unknown) => void;
-      const entry = new PendingCall(this, id, call, timeoutMs, signal, read, settle, reject);
+      // One clock reading for the start and the deadline (a clock read is not free on every host).
+      const now = performance.now();
+      const entry = new PendingCall(this, now, id, call, timeoutMs, signal, read, settle, reject);
       this.#calls.add(entry);
-      if (timeoutMs > 0) this.#timers.add(entry, timeoutMs);
+      if (timeoutMs > 0) this.#timers.add(entry, timeoutMs, now);
       else setImmediate(expireNow, entry).unref();
       signal?.addEventListener("abort", entry);
     });
@@ -145,7 +153,7 @@ class PendingTable implements PendingCalls {
         service: entry.call.service,
         method: entry.call.method,
         address: this.#address,
-        elapsedMs: Date.now() - entry.startedAt,
+        elapsedMs: elapsedSince(entry.startedAt),
         timeoutMs: entry.timeoutMs,
       }),
     );
@@ -153,7 +161,7 @@ class PendingTable implements PendingCalls {
 
   cancel(entry: PendingCall): void {
     if (!this.#release(entry)) return;
-    const elapsed = Date.now() - entry.startedAt;
+    const elapsed = elapsedSince(entry.startedAt);
     entry.reject(
       canceledError(
         `${entry.call.service}.${entry.call.method} to ${this.#address} (after ${elapsed} ms)`,
@@ -189,13 +197,13 @@ class PendingTable implements PendingCalls {
 
   failAll(cause: Error | undefined): void {
     if (this.#calls.size === 0) return;
-    const now = Date.now();
+    const now = performance.now();
     for (const entry of this.#calls.values()) {
       this.#release(entry);
       entry.reject(
         new RpcError(
           `the connection to ${this.#address} closed while ${entry.call.service}.${entry.call.method} ` +
-            `waited ${now - entry.startedAt} ms for its response`,
+            `waited ${Math.round(now - entry.startedAt)} ms for its response`,
           Code.Unavailable,
           { cause },
         ),

@@ -8,7 +8,7 @@ import {
   type Url,
 } from "../../core/index.js";
 import type { Directory, ExclusionReason, Router } from "../contracts.js";
-import { routeThrough, sortRouters } from "../router/router-chain.js";
+import { RouterFailure, routeThrough, sortRouters } from "../router/router-chain.js";
 
 /** What a directory serves at one moment; replaced whole, never edited. */
 export interface DirectorySnapshot {
@@ -62,7 +62,7 @@ export class SnapshotDirectory implements Directory {
       );
     }
     const routed = routeThrough(this.#snapshot.routers, this.#snapshot.invokers, this.url, inv);
-    if (routed.ok) return routed.invokers;
+    if (!(routed instanceof RouterFailure)) return routed;
     this.#logger.error(
       `router ${routed.router.name} failed for ${this.url.serviceKey}.${inv.method}, so this call has no provider ` +
         "(as Java's directory does); fix or remove the rule",
@@ -89,7 +89,7 @@ export class SnapshotDirectory implements Directory {
       }
       left = after;
     });
-    if (!routed.ok) {
+    if (routed instanceof RouterFailure) {
       const detail = routed.error instanceof Error ? routed.error.message : String(routed.error);
       for (const invoker of left) {
         reasons.set(invoker.url.address, { kind: "routerFailed", router: routed.router.name, detail });

@@ -23,7 +23,7 @@ export {
   MOCK_ROUTER_PRIORITY,
 } from "./mock-router.js";
 export { createMultiDestinationRoute } from "./multi-destination-router.js";
-export { type Routed, routeThrough, sortRouters } from "./router-chain.js";
+export { type Routed, RouterFailure, routeThrough, sortRouters } from "./router-chain.js";
 export { type RouterLog, silentLog } from "./router-log.js";
 export {
   parseRuleYaml,

@@ -96,7 +96,8 @@ describe("router chain", () => {
     const order: string[] = [];
     const none: Router = { ...recordingRouter("none", 0, order), route: () => [] };
     const routed = routeThrough([none, recordingRouter("after", 1, order)], PROVIDERS, CONSUMER, INV);
-    assert.deepEqual(routed, { ok: true, invokers: [] });
+    assert.deepEqual(routed, []);
+    assert.equal(routeThrough([], PROVIDERS, CONSUMER, INV), PROVIDERS, "no wrapper around what is left");
     assert.deepEqual(order, []);
   });
 
@@ -180,10 +181,7 @@ describe("router rule URLs", () => {
         ['script("invokers.slice(0, 1)")', 3],
       ],
     );
-    assert.deepEqual(routeThrough(sortRouters(routers), [A, B, C], CONSUMER, INV), {
-      ok: true,
-      invokers: [A],
-    });
+    assert.deepEqual(routeThrough(sortRouters(routers), [A, B, C], CONSUMER, INV), [A]);
     assert.deepEqual(log.messages, []);
   });
 

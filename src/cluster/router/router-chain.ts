@@ -14,10 +14,19 @@ export function sortRouters(routers: readonly Router[]): readonly Router[] {
   );
 }
 
-/** One pass of the chain: the providers left, or the router that threw (then none are left). */
-export type Routed =
-  | { readonly ok: true; readonly invokers: readonly Invoker[] }
-  | { readonly ok: false; readonly router: Router; readonly error: unknown };
+/** A router that threw while routing a call: the call then has no provider. */
+export class RouterFailure {
+  constructor(
+    readonly router: Router,
+    readonly error: unknown,
+  ) {}
+}
+
+/**
+ * One pass of the chain: the providers left (the array itself: a routed call makes no wrapper), or
+ * the router that threw (then none are left).
+ */
+export type Routed = readonly Invoker[] | RouterFailure;
 
 /**
  * Runs `routers` (sorted) over `invokers` as Java 3's `SingleRouterChain` does: each router gets
@@ -34,16 +43,17 @@ export function routeThrough(
   onStep?: (router: Router, before: readonly Invoker[], after: readonly Invoker[]) => void,
 ): Routed {
   let current = invokers;
-  for (const router of routers) {
-    if (current.length === 0) break;
+  // An index, not for-of: the array iterator and its results were objects made on every call.
+  for (let i = 0; i < routers.length && current.length > 0; i++) {
+    const router = routers[i]!;
     let next: readonly Invoker[];
     try {
       next = router.route(current, consumerUrl, inv);
     } catch (error) {
-      return { ok: false, router, error };
+      return new RouterFailure(router, error);
     }
     onStep?.(router, current, next);
     current = next;
   }
-  return { ok: true, invokers: current };
+  return current;
 }

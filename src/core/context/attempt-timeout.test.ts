@@ -33,6 +33,14 @@ describe("attempt timeout", () => {
     assert.ok(attemptTimeoutMs(call({}, 9_000), 3000, 10_000) <= 0);
   });
 
+  it("attempt timeout - the clock is read only for a call with a deadline", (t) => {
+    const clock = t.mock.method(Date, "now");
+    attemptTimeoutMs(call({ timeout: 500 }), 3000);
+    assert.equal(clock.mock.callCount(), 0, "no deadline: no clock read");
+    assert.equal(attemptTimeoutMs(call({}, Date.now() + 90_000), 3000), 3000);
+    assert.equal(clock.mock.callCount(), 2, "with a deadline: one read (and the test's own)");
+  });
+
   it("attempt timeout - settings are the called method's, or for $invoke the named method's", () => {
     assert.equal(settingsMethodOf(call()), "sayHello");
     const generic = createInvocation({ service: "demo.S", method: "$invoke", args: ["add", ["int"], [1]] });

@@ -41,13 +41,14 @@ function positiveInteger(value: unknown): number | undefined {
  * means the default, as Java's `getMethodPositiveParameter`). Clamped to the time left before
  * `inv.deadline` when one is set; zero or less means that time is already up.
  */
-export function attemptTimeoutMs(inv: Invocation, configuredMs: number, now = Date.now()): number {
+export function attemptTimeoutMs(inv: Invocation, configuredMs: number, now?: number): number {
   const timeoutMs =
     positiveInteger(inv.attachments[TIMEOUT_ATTACHMENT]) ??
     positiveInteger(configuredMs) ??
     DEFAULT_TIMEOUT_MS;
   if (inv.deadline === undefined) return timeoutMs;
-  return Math.min(timeoutMs, inv.deadline - now);
+  // The clock is read only for a call with a deadline: reading it costs 0.2-1 us on some hosts.
+  return Math.min(timeoutMs, inv.deadline - (now ?? Date.now()));
 }
 
 /**

@@ -58,15 +58,18 @@ export class DeadlineTimers {
     this.#keepAlive = options.keepAlive;
   }
 
-  /** Starts `entry`'s timeout (`timeoutMs` > 0), restarting it if it was waiting. Delete it with the same `timeoutMs`. */
-  add(entry: TimedEntry, timeoutMs: number): void {
+  /**
+   * Starts `entry`'s timeout (`timeoutMs` > 0), restarting it if it was waiting. Delete it with the
+   * same `timeoutMs`. `now` is `performance.now()`, passed by a caller that read it already.
+   */
+  add(entry: TimedEntry, timeoutMs: number, now = performance.now()): void {
     if (entry.deadlineQueue !== undefined) unlink(entry.deadlineQueue, entry);
     let queue = this.#queues.get(timeoutMs);
     if (queue === undefined) {
       queue = { timeoutMs, first: undefined, last: undefined, size: 0, timer: undefined, refed: false };
       this.#queues.set(timeoutMs, queue);
     }
-    entry.deadlineDueAt = performance.now() + timeoutMs;
+    entry.deadlineDueAt = now + timeoutMs;
     entry.deadlineQueue = queue;
     entry.deadlinePrevious = queue.last;
     entry.deadlineNext = undefined;

@@ -7,7 +7,7 @@
  * leaves nothing behind. Ids are a client's sequence, so consecutive calls take consecutive slots.
  */
 export interface IdentifiedCall {
-  readonly id: bigint;
+  readonly id: number;
 }
 
 const INITIAL_CAPACITY = 64;
@@ -21,7 +21,7 @@ export class CallTable<T extends IdentifiedCall> {
     return this.#size;
   }
 
-  get(id: bigint): T | undefined {
+  get(id: number): T | undefined {
     const slots = this.#slots;
     for (let slot = indexOf(id, this.#mask); ; slot = (slot + 1) & this.#mask) {
       const call = slots[slot];
@@ -81,7 +81,7 @@ export class CallTable<T extends IdentifiedCall> {
   }
 }
 
-/** The home slot of `id`: its low bits (exact for ids below 2^53, deterministic above). */
-function indexOf(id: bigint, mask: number): number {
-  return Number(id) & mask;
+/** The home slot of `id`: its low bits. */
+function indexOf(id: number, mask: number): number {
+  return id & mask;
 }

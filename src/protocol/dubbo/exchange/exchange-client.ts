@@ -24,6 +24,7 @@ import {
   FLAG_REQUEST,
   FLAG_TWOWAY,
   fillFrameHeader,
+  readCallId,
   readFlags,
   readId,
   readStatus,
@@ -113,17 +114,20 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
   let heartbeat: HeartbeatTimer | undefined;
   let readOnly = false;
   let closed = false;
-  let nextId = 0n;
+  let nextId = 0;
 
   /** Request flags: a link shared by references with different serializations marks each call's own. */
   function requestFlags(call: CallLabels, twoWay: number): number {
     return FLAG_REQUEST | twoWay | ((call.serializationId ?? serializationId) & SERIALIZATION_MASK);
   }
 
-  function newId(): bigint {
+  /**
+   * The next call id. A number, not a bigint, so a call makes no bigint to count, write or look up
+   * (Java's long counter never leaves this range in practice either); it wraps to 0 at 2^53.
+   */
+  function newId(): number {
     const id = nextId;
-    // Java's AtomicLong wraps from MAX_VALUE to MIN_VALUE; ids stay within signed 64 bits.
-    nextId = BigInt.asIntN(64, nextId + 1n);
+    nextId = id === Number.MAX_SAFE_INTEGER ? 0 : id + 1;
     return id;
   }
 
@@ -171,7 +175,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       }
       if ((flags & FLAG_EVENT) !== 0) return; // a heartbeat answer: reading it was the point
       const status = readStatus(frame);
-      const id = readId(frame);
+      const id = readCallId(frame);
       if (status === Status.OK) {
         pending.resolve(id, { id, status, serializationId: flags & SERIALIZATION_MASK, body: bodyOf(frame) });
       } else {
@@ -184,7 +188,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
         `a message of ${bodyLength} bytes from ${address} exceeds the payload limit of ` +
         `${ch.payloadLimit} bytes (set \`payload\` to raise it)`;
       if ((flags & (FLAG_REQUEST | FLAG_EVENT)) === 0)
-        pending.failWith(readId(header), message, Code.InvalidArgument);
+        pending.failWith(readCallId(header), message, Code.InvalidArgument);
       else logger.warn(message);
     },
     garbage(ch, _bytes, reason) {
@@ -281,7 +285,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
     },
     request(body, call, timeoutMs, signal) {
       let ch: Channel;
-      let id: bigint;
+      let id: number;
       try {
         refuseCanceled(call, signal);
         ch = requireChannel(call);
@@ -294,7 +298,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       return pending.add(id, call, timeoutMs, signal, RAW_RESPONSE);
     },
     requestFramed(frame, call, timeoutMs, signal, read) {
-      let id: bigint;
+      let id: number;
       try {
         refuseCanceled(call, signal);
         const ch = requireChannel(call);

@@ -60,7 +60,7 @@ describe("exchange", () => {
       const second = await client.request(Buffer.from("b"), call, 1000);
       assert.equal(first.body.toString(), "echo:a");
       assert.equal(second.body.toString(), "echo:b");
-      assert.equal(second.id, first.id + 1n);
+      assert.equal(second.id, first.id + 1);
       assert.equal(first.serializationId, 2);
     } finally {
       await client.close();

@@ -10,9 +10,9 @@ export interface Request {
   readonly body: Buffer;
 }
 
-/** A decoded response with status OK (others become an `RpcError`). */
+/** A decoded response with status OK (others become an `RpcError`); `id` is the call's (see `readCallId`). */
 export interface Response {
-  readonly id: bigint;
+  readonly id: number;
   readonly status: number;
   readonly serializationId: number;
   readonly body: Buffer;

@@ -31,7 +31,7 @@ export interface PendingCalls {
    * the abort of `signal` (the entry is removed at once). `signal` must not be aborted already.
    */
   add<T>(
-    id: bigint,
+    id: number,
     call: CallLabels,
     timeoutMs: number,
     signal: AbortSignal | undefined,
@@ -41,10 +41,10 @@ export interface PendingCalls {
    * Settles the call `id` with what its reader makes of an OK response; false when no such call
    * waits (e.g. it timed out).
    */
-  resolve(id: bigint, response: Response): boolean;
+  resolve(id: number, response: Response): boolean;
   /** Fails the call `id` with the code of a non-OK status and the provider's message. */
-  fail(id: bigint, status: number, message: string): void;
-  failWith(id: bigint, message: string, code: Code): void;
+  fail(id: number, status: number, message: string): void;
+  failWith(id: number, message: string, code: Code): void;
   /** Fails every waiting call at once with `Unavailable` (the link went down). */
   failAll(cause: Error | undefined): void;
 }
@@ -54,7 +54,6 @@ export interface PendingCalls {
  * call costs no closure or timer of its own.
  */
 class PendingCall implements TimedEntry {
-  readonly startedAt = Date.now();
   deadlineDueAt = 0;
   deadlineQueue: TimedEntry["deadlineQueue"] = undefined;
   deadlinePrevious: TimedEntry | undefined = undefined;
@@ -62,7 +61,9 @@ class PendingCall implements TimedEntry {
 
   constructor(
     readonly table: PendingTable,
-    readonly id: bigint,
+    /** `performance.now()` when the call was sent; its deadline is counted from the same reading. */
+    readonly startedAt: number,
+    readonly id: number,
     readonly call: CallLabels,
     readonly timeoutMs: number,
     readonly signal: AbortSignal | undefined,
@@ -94,6 +95,11 @@ class PendingCall implements TimedEntry {
   }
 }
 
+/** Whole milliseconds since `startedAt` (a `performance.now()` reading), for error messages. */
+function elapsedSince(startedAt: number): number {
+  return Math.round(performance.now() - startedAt);
+}
+
 /** A timeout of 0 or less expires on the next turn of the event loop. */
 function expireNow(entry: PendingCall): void {
   entry.onDeadline();
@@ -114,7 +120,7 @@ class PendingTable implements PendingCalls {
   }
 
   add<T>(
-    id: bigint,
+    id: number,
     call: CallLabels,
     timeoutMs: number,
     signal: AbortSignal | undefined,
@@ -122,9 +128,11 @@ class PendingTable implements PendingCalls {
   ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const settle = resolve as (value: unknown) => void;
-      const entry = new PendingCall(this, id, call, timeoutMs, signal, read, settle, reject);
+      // One clock reading for the start and the deadline (a clock read is not free on every host).
+      const now = performance.now();
+      const entry = new PendingCall(this, now, id, call, timeoutMs, signal, read, settle, reject);
       this.#calls.add(entry);
-      if (timeoutMs > 0) this.#timers.add(entry, timeoutMs);
+      if (timeoutMs > 0) this.#timers.add(entry, timeoutMs, now);
       else setImmediate(expireNow, entry).unref();
       signal?.addEventListener("abort", entry);
     });
@@ -145,7 +153,7 @@ class PendingTable implements PendingCalls {
         service: entry.call.service,
         method: entry.call.method,
         address: this.#address,
-        elapsedMs: Date.now() - entry.startedAt,
+        elapsedMs: elapsedSince(entry.startedAt),
         timeoutMs: entry.timeoutMs,
       }),
     );
@@ -153,7 +161,7 @@ class PendingTable implements PendingCalls {
 
   cancel(entry: PendingCall): void {
     if (!this.#release(entry)) return;
-    const elapsed = Date.now() - entry.startedAt;
+    const elapsed = elapsedSince(entry.startedAt);
     entry.reject(
       canceledError(
         `${entry.call.service}.${entry.call.method} to ${this.#address} (after ${elapsed} ms)`,
@@ -162,14 +170,14 @@ class PendingTable implements PendingCalls {
     );
   }
 
-  resolve(id: bigint, response: Response): boolean {
+  resolve(id: number, response: Response): boolean {
     const entry = this.#calls.get(id);
     if (!this.#release(entry)) return false;
     entry.settle(response);
     return true;
   }
 
-  fail(id: bigint, status: number, message: string): void {
+  fail(id: number, status: number, message: string): void {
     const entry = this.#calls.get(id);
     if (!this.#release(entry)) return;
     entry.reject(
@@ -181,7 +189,7 @@ class PendingTable implements PendingCalls {
     );
   }
 
-  failWith(id: bigint, message: string, code: Code): void {
+  failWith(id: number, message: string, code: Code): void {
     const entry = this.#calls.get(id);
     if (!this.#release(entry)) return;
     entry.reject(new RpcError(`${entry.call.service}.${entry.call.method}: ${message}`, code));
@@ -189,13 +197,13 @@ class PendingTable implements PendingCalls {
 
   failAll(cause: Error | undefined): void {
     if (this.#calls.size === 0) return;
-    const now = Date.now();
+    const now = performance.now();
     for (const entry of this.#calls.values()) {
       this.#release(entry);
       entry.reject(
         new RpcError(
           `the connection to ${this.#address} closed while ${entry.call.service}.${entry.call.method} ` +
-            `waited ${now - entry.startedAt} ms for its response`,
+            `waited ${Math.round(now - entry.startedAt)} ms for its response`,
           Code.Unavailable,
           { cause },
         ),

@@ -80,6 +80,41 @@ class FieldWriter {
  */
 const utf8 = boundedMemo(1024, (text: string): Buffer => Buffer.from(text, "utf8"));
 
+/** The bounds of {@link textOf}'s table: names in all, as for {@link utf8}, and names of one length compared. */
+const NAMES_LIMIT = 1024;
+const NAMES_PER_LENGTH = 8;
+/** Decoded names by their length in bytes, each with the bytes it was decoded from. */
+const namesByLength = new Map<number, { readonly bytes: Buffer; readonly text: string }[]>();
+let namesKnown = 0;
+
+/**
+ * The text of a wrapper's name field (the serializer's name, a class name), decoded once per name:
+ * every answer names the same few, and comparing a short field with bytes seen before in JS costs a
+ * fraction of UTF-8 decoding it natively (`Buffer#toString` is a call into C++ for every field).
+ * Bounded as {@link utf8}, and to a few names per length so a field is compared a few times at
+ * most: past the bounds a new name is decoded per call.
+ */
+function textOf(buffer: Buffer, start: number, end: number): string {
+  const candidates = namesByLength.get(end - start);
+  if (candidates !== undefined) {
+    for (const known of candidates) if (sameBytes(known.bytes, buffer, start)) return known.text;
+  }
+  const text = buffer.toString("utf8", start, end);
+  if (namesKnown < NAMES_LIMIT && (candidates === undefined || candidates.length < NAMES_PER_LENGTH)) {
+    namesKnown++;
+    const entry = { bytes: Buffer.from(buffer.subarray(start, end)), text };
+    if (candidates === undefined) namesByLength.set(end - start, [entry]);
+    else candidates.push(entry);
+  }
+  return text;
+}
+
+/** Whether `buffer` holds `known`'s bytes from `start` on. */
+function sameBytes(known: Buffer, buffer: Buffer, start: number): boolean {
+  for (let i = 0; i < known.length; i++) if (known[i] !== buffer[start + i]) return false;
+  return true;
+}
+
 /** The request's bytes, after `headroom` unwritten bytes (see {@link FieldWriter}). */
 export function encodeRequestWrapper(wrapper: RequestWrapper, headroom = 0): Buffer {
   const serializeType = utf8(wrapper.serializeType);
@@ -124,15 +159,17 @@ function readVarint(cursor: FieldCursor, what: string): number {
   throw malformed(what, "a varint is longer than 5 bytes");
 }
 
-/** Visits each length-delimited field of `bytes`; anything else is not one of the two wrappers. */
-function readFields<S>(
-  bytes: Uint8Array,
-  what: string,
-  state: S,
-  visit: (state: S, field: number, value: Buffer) => void,
-): void {
+/** Takes one field of a message into `state`: its number and its bytes' place in `buffer`. */
+type FieldVisitor<S> = (state: S, field: number, buffer: Buffer, start: number, end: number) => void;
+
+/**
+ * Visits each length-delimited field of `bytes` as its place in the buffer (a visitor slices only
+ * the fields it keeps as bytes: `subarray` makes a Buffer, which costs more than the field's
+ * reading); anything else is not one of the two wrappers.
+ */
+function readFields<S>(bytes: Uint8Array, what: string, state: S, visit: FieldVisitor<S>): void {
   const cursor: FieldCursor = {
-    buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    buffer: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     at: 0,
   };
   const { buffer } = cursor;
@@ -148,7 +185,7 @@ function readFields<S>(
     const length = readVarint(cursor, what);
     const at = cursor.at;
     if (at + length > buffer.length) throw malformed(what, `a field of ${length} bytes runs past the end`);
-    visit(state, Math.floor(tag / 8), buffer.subarray(at, at + length));
+    visit(state, Math.floor(tag / 8), buffer, at, at + length);
     cursor.at = at + length;
   }
 }
@@ -166,11 +203,11 @@ interface MutableRequestWrapper {
   readonly argTypes: string[];
 }
 
-function visitRequestField(wrapper: MutableRequestWrapper, field: number, value: Buffer): void {
-  if (field === 1) wrapper.serializeType = value.toString("utf8");
-  else if (field === 2) wrapper.args.push(value);
-  else if (field === 3) wrapper.argTypes.push(value.toString("utf8"));
-}
+const visitRequestField: FieldVisitor<MutableRequestWrapper> = (wrapper, field, buffer, start, end) => {
+  if (field === 1) wrapper.serializeType = textOf(buffer, start, end);
+  else if (field === 2) wrapper.args.push(buffer.subarray(start, end));
+  else if (field === 3) wrapper.argTypes.push(textOf(buffer, start, end));
+};
 
 /** Reads a request wrapper; unknown field numbers are skipped (protobuf's rule). */
 export function decodeRequestWrapper(bytes: Uint8Array): RequestWrapper {
@@ -185,11 +222,11 @@ interface MutableResponseWrapper {
   type: string;
 }
 
-function visitResponseField(wrapper: MutableResponseWrapper, field: number, value: Buffer): void {
-  if (field === 1) wrapper.serializeType = value.toString("utf8");
-  else if (field === 2) wrapper.data = value;
-  else if (field === 3) wrapper.type = value.toString("utf8");
-}
+const visitResponseField: FieldVisitor<MutableResponseWrapper> = (wrapper, field, buffer, start, end) => {
+  if (field === 1) wrapper.serializeType = textOf(buffer, start, end);
+  else if (field === 2) wrapper.data = buffer.subarray(start, end);
+  else if (field === 3) wrapper.type = textOf(buffer, start, end);
+};
 
 export function decodeResponseWrapper(bytes: Uint8Array): ResponseWrapper {
   const wrapper: MutableResponseWrapper = { serializeType: "", data: undefined, type: "" };

@@ -6,9 +6,8 @@
  * compiled package:
  * `npm run build && TSX_TSCONFIG_PATH=bench/tsconfig.compiled.json npx tsx bench/triple-one-process.ts [tri|grpc-js|http2]`.
  */
-import { runClosedLoop } from "./e2e/closed-loop.js";
 import { loadContender, parseContenderName } from "./e2e/contenders.js";
-import { startCostMeter } from "./e2e/measure.js";
+import { costPerCallRounds } from "./e2e/cost-rounds.js";
 import { requireCompiledPackage, textFor, traceFor } from "./e2e/workloads.js";
 
 const CONCURRENCY = 64;
@@ -20,16 +19,7 @@ const contender = await loadContender(name);
 const server = await contender.startServer();
 const client = await contender.connect(server.port);
 const call = (n: number) => client.echoText(textFor(n), traceFor(n));
-await runClosedLoop(call, CONCURRENCY, ROUND_MS);
-const rounds: string[] = [];
-for (let i = 0; i < 3; i++) {
-  const meter = startCostMeter();
-  const stats = await runClosedLoop(call, CONCURRENCY, ROUND_MS);
-  const cost = meter.stop();
-  rounds.push(
-    `${((cost.cpuMs * 1000) / stats.calls).toFixed(0)} µs ${(cost.allocatedBytes / stats.calls / 1024).toFixed(1)} KB`,
-  );
-}
-process.stdout.write(`${name}, consumer + provider per call (CPU, allocated): ${rounds.join(" | ")}\n`);
+const rounds = await costPerCallRounds(call, CONCURRENCY, ROUND_MS);
+process.stdout.write(`${name}, consumer + provider per call (CPU, allocated): ${rounds}\n`);
 await client.close();
 await server.close();

@@ -11,6 +11,13 @@ import {
   rawHeadersToAttachments,
 } from "./triple-headers.js";
 
+/** The caller of {@link GrpcResponse.single}: told when the stream closed, then handed the message. */
+export interface UnaryReading<T> {
+  /** The stream has closed (called first, whatever the answer): the failure the caller ended the call with, if any. */
+  closed(): RpcError | undefined;
+  decode(message: Buffer): T;
+}
+
 /**
  * The answer on one client stream, read one way for every Triple call (wrapper mode and IDL): the
  * response headers, the messages (decoded from the `grpc-encoding` the headers name, each within
@@ -58,11 +65,11 @@ export class GrpcResponse {
   /**
    * The one message of a unary or client-streaming answer, read by the stream's events as it
    * arrives (no async iteration, so the call pays this one promise rather than several per
-   * chunk), settled once the stream has closed: with `decode` of the message's bytes, or with
-   * `canceled()`, the provider's reset, the status's failure, or an error saying how many
-   * messages came.
+   * chunk), settled once the stream has closed: with `reading.decode` of the message's bytes, or
+   * with the failure `reading.closed()` names, the provider's reset, the status's failure, or an
+   * error saying how many messages came.
    */
-  single<T>(canceled: () => RpcError | undefined, decode: (message: Buffer) => T): Promise<T> {
+  single<T>(reading: UnaryReading<T>): Promise<T> {
     const stream = this.#stream;
     const reader = new MessageReader(this.#limit, `the response of ${this.#what}`);
     let unreadable: RpcError | undefined;
@@ -78,8 +85,13 @@ export class GrpcResponse {
       });
       stream.on("close", () => {
         try {
-          const message = this.#onlyMessage(reader, unreadable ?? this.#destroyedBy ?? canceled());
-          resolve(message instanceof Promise ? message.then(decode) : decode(message));
+          const canceled = reading.closed();
+          const message = this.#onlyMessage(reader, unreadable ?? this.#destroyedBy ?? canceled);
+          resolve(
+            message instanceof Promise
+              ? message.then((bytes) => reading.decode(bytes))
+              : reading.decode(message),
+          );
         } catch (error) {
           reject(error);
         }

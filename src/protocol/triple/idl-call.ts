@@ -88,13 +88,13 @@ export class IdlCall {
 
   /** The one answer of a unary or client-streaming call. */
   only(): Promise<unknown> {
-    return this.#response.single(
-      () => this.#failure,
-      (bytes) => {
+    return this.#response.single({
+      closed: () => this.#failure,
+      decode: (bytes) => {
         this.#attachments = this.#response.attachments();
         return this.#method.decodeResponse(bytes);
       },
-    );
+    });
   }
 
   /** The response as a stream whose `attachments` are filled once it ends. */

@@ -1,11 +1,7 @@
-import { type ClientHttp2Session, constants, type OutgoingHttpHeaders } from "node:http2";
+import type { ClientHttp2Session, OutgoingHttpHeaders } from "node:http2";
 import {
   AttemptTimeouts,
-  attemptTimeoutError,
-  BizError,
   Code,
-  cancelableSignal,
-  canceledError,
   DEFAULT_PAYLOAD_BYTES,
   DEFAULT_SERVICE_VERSION,
   type DeadlineTimers,
@@ -17,10 +13,10 @@ import {
   resultOf,
   streamTimeoutMs,
   TIMEOUT_ATTACHMENT,
-  type TimedEntry,
   type Url,
 } from "../../core/index.js";
-import { decodeHessian, encodeHessian } from "../../serialize/index.js";
+import { encodeHessian } from "../../serialize/index.js";
+import { type AttemptScope, BoundedAttempt, isStream } from "./bounded-attempt.js";
 import type { ClientConnection } from "./client-connection.js";
 import {
   ACCEPTED_ENCODINGS,
@@ -29,7 +25,6 @@ import {
   type MessageEncoding,
   messageEncodingOf,
 } from "./grpc-frame.js";
-import { GrpcResponse } from "./grpc-response.js";
 import { formatGrpcTimeout } from "./grpc-timeout.js";
 import { IdlCall } from "./idl-call.js";
 import {
@@ -39,11 +34,11 @@ import {
   GRPC_PROTO_CONTENT_TYPE,
   GRPC_TIMEOUT,
   TRI_CONSUMER_APPNAME,
-  TRI_EXCEPTION_CODE,
   TRI_SERVICE_GROUP,
   TRI_SERVICE_VERSION,
 } from "./triple-headers.js";
-import { decodeResponseWrapper, encodeRequestWrapper, WRAPPER_HESSIAN2 } from "./wrapper-codec.js";
+import { WrapperCall } from "./wrapper-call.js";
+import { encodeRequestWrapper, WRAPPER_HESSIAN2 } from "./wrapper-codec.js";
 
 export interface TripleInvokerOptions {
   readonly connection: ClientConnection;
@@ -67,12 +62,6 @@ const NOT_HEADERS: ReadonlySet<string> = new Set([
   "interface",
 ]);
 
-function asBizError(value: unknown): BizError {
-  if (value instanceof BizError) return value;
-  if (value instanceof Error) return new BizError(value.message, { cause: value });
-  return new BizError(`the provider answered with an exception that is not a Throwable: ${String(value)}`);
-}
-
 /**
  * The consumer side of one provider over Triple (Java's TripleInvoker), wrapper mode: each
  * argument Hessian-2 serialized into a `TripleRequestWrapper`, one HTTP/2 stream per call with
@@ -90,6 +79,7 @@ export class TripleInvoker implements Invoker {
   readonly #base: OutgoingHttpHeaders;
   readonly #methodPaths = new Map<string, string>();
   #lastTimeout: readonly [number, string] = [Number.NaN, ""];
+  readonly #scope: AttemptScope;
   #destroyed = false;
 
   constructor(url: Url, options: TripleInvokerOptions) {
@@ -99,6 +89,8 @@ export class TripleInvoker implements Invoker {
     this.#timeouts = new AttemptTimeouts(url);
     this.#payloadLimit = url.number("payload", DEFAULT_PAYLOAD_BYTES);
     this.#encoding = messageEncodingOf(url.get(COMPRESSOR_KEY));
+    const { connection, deadlines } = options;
+    this.#scope = { deadlines, service: url.serviceInterface, address: connection.address };
     const base: OutgoingHttpHeaders = {
       "content-type": GRPC_PROTO_CONTENT_TYPE,
       te: "trailers",
@@ -203,51 +195,6 @@ export class TripleInvoker implements Invoker {
   }
 
   /**
-   * Bounds one attempt by its timeout (on the protocol's deadline timers; none for a stream without
-   * a deadline) and the call's signal: either calls `cancel` with the failure. Returns the disarm
-   * to run once the stream has ended.
-   */
-  #arm(
-    inv: Invocation,
-    timeoutMs: number | undefined,
-    what: string,
-    cancel: (reason: RpcError) => void,
-  ): () => void {
-    const { deadlines } = this.#options;
-    const started = performance.now();
-    const signal = cancelableSignal(inv.signal);
-    // Only a stream without a deadline of its own goes unbounded (`timeoutMs` undefined).
-    const entry: TimedEntry = {
-      onDeadline: () => cancel(this.#deadlineError(inv, what, timeoutMs ?? 0, started)),
-    };
-    const onAbort = (): void => cancel(canceledError(what, signal?.reason));
-    let armed = true;
-    if (timeoutMs !== undefined) deadlines.add(entry, timeoutMs);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (signal?.aborted) onAbort();
-    return () => {
-      if (!armed) return;
-      armed = false;
-      if (timeoutMs !== undefined) deadlines.delete(entry, timeoutMs);
-      signal?.removeEventListener("abort", onAbort);
-    };
-  }
-
-  /** A unary attempt's timeout names the reference's settings; a stream's deadline is its caller's own. */
-  #deadlineError(inv: Invocation, what: string, timeoutMs: number, started: number): RpcError {
-    const elapsedMs = Math.round(performance.now() - started);
-    if (isStream(inv)) {
-      return new RpcError(
-        `${what}: the stream's deadline of ${timeoutMs} ms (its per-call timeoutMs) passed after ${elapsedMs} ms`,
-        Code.DeadlineExceeded,
-      );
-    }
-    const { connection } = this.#options;
-    const attempt = { service: this.url.serviceInterface, method: inv.method, address: connection.address };
-    return attemptTimeoutError({ ...attempt, elapsedMs, timeoutMs });
-  }
-
-  /**
    * Wrapper mode: one wrapped request, one wrapped answer. An identity request on a live
    * connection waits for nothing but the answer, and the answer is decoded in the response's one
    * promise, as a unary call is most of a consumer's traffic.
@@ -274,17 +221,7 @@ export class TripleInvoker implements Invoker {
   ): Promise<RpcResult> {
     const stream = session.request(this.#headers(inv, timeoutMs));
     stream.end(frame);
-    const response = new GrpcResponse(stream, what, this.#payloadLimit);
-    let failure: RpcError | undefined;
-    const disarm = this.#arm(inv, timeoutMs, what, (reason) => {
-      failure ??= reason;
-      if (!stream.closed) stream.close(constants.NGHTTP2_CANCEL);
-    });
-    stream.on("close", disarm);
-    return response.single(
-      () => failure,
-      (message) => this.#result(inv, what, response, message),
-    );
+    return new WrapperCall(this.#scope, inv, what, timeoutMs, stream, this.#payloadLimit).result();
   }
 
   /**
@@ -301,34 +238,12 @@ export class TripleInvoker implements Invoker {
   ): Promise<RpcResult> {
     const session = await this.#session(what);
     const call = new IdlCall(session.request(this.#headers(inv, timeoutMs)), idl, this.#payloadLimit, what);
-    call.onClose(this.#arm(inv, timeoutMs, what, (reason) => call.cancel(reason)));
+    const bounds = new IdlBounds(this.#scope, inv, what, timeoutMs, call);
+    call.onClose(() => bounds.disarm());
     call.send(inv.args[0], this.#encoding);
     if (idl.kind !== "unary") return resultOf(call.stream());
     const value = await call.only();
     return resultOf(value, call.attachments);
-  }
-
-  #result(inv: Invocation, what: string, response: GrpcResponse, message: Buffer): RpcResult {
-    const wrapper = decodeResponseWrapper(message);
-    const attachments = response.attachments();
-    const exceptionCode = response.header(TRI_EXCEPTION_CODE);
-    const isException = exceptionCode !== undefined && exceptionCode !== "0";
-    if (wrapper.data === undefined) {
-      if (isException) throw asBizError(undefined);
-      return resultOf(null, attachments);
-    }
-    let value: unknown;
-    try {
-      const type = inv.returnType?.kind === "void" ? undefined : inv.returnType;
-      value = decodeHessian(wrapper.data, isException ? undefined : type);
-    } catch (error) {
-      const cause = RpcError.from(error, Code.Internal);
-      throw new RpcError(`${what}: the response could not be decoded: ${cause.rawMessage}`, Code.Internal, {
-        cause,
-      });
-    }
-    if (isException) throw asBizError(value);
-    return resultOf(value, attachments);
   }
 
   isAvailable(): boolean {
@@ -342,7 +257,23 @@ export class TripleInvoker implements Invoker {
   }
 }
 
-/** An IDL call other than unary: a server, client or bidirectional stream. */
-function isStream(inv: Invocation): boolean {
-  return inv.idl !== undefined && inv.idl.kind !== "unary";
+/** The bounds of an IDL call: its deadline or its signal cancels the call, resetting its stream. */
+class IdlBounds extends BoundedAttempt {
+  readonly #call: IdlCall;
+
+  constructor(
+    scope: AttemptScope,
+    inv: Invocation,
+    what: string,
+    timeoutMs: number | undefined,
+    call: IdlCall,
+  ) {
+    super(scope, inv, what, timeoutMs);
+    this.#call = call;
+    this.arm();
+  }
+
+  protected cancel(reason: RpcError): void {
+    this.#call.cancel(reason);
+  }
 }

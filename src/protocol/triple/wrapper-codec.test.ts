@@ -97,6 +97,23 @@ describe("triple wrapper codec", () => {
     assert.equal(decodeRequestWrapper(bytes).args[0]!.length, 300);
   });
 
+  test("wrapper codec - names decoded before are told apart by every byte, whatever buffer they arrive in", () => {
+    const names = ["java.lang.String", "java.lang.Strinh", "java.util.Lisé", "java.util.List"];
+    for (let round = 0; round < 2; round++) {
+      for (const type of names) {
+        const bytes = encodeResponseWrapper({ serializeType: "hessian4", data: undefined, type });
+        // Each round decodes from a fresh copy at another offset, as a stream's chunks arrive.
+        const copy = Buffer.concat([Buffer.alloc(round + 3), bytes]).subarray(round + 3);
+        assert.equal(decodeResponseWrapper(copy).type, type);
+        copy.fill(0);
+      }
+      assert.deepEqual(
+        decodeRequestWrapper(encodeRequestWrapper({ serializeType: "hessian4", args: [], argTypes: names })),
+        { serializeType: "hessian4", args: [], argTypes: names },
+      );
+    }
+  });
+
   test("wrapper codec - a protobuf message with other wire types is refused, naming IDL mode", () => {
     // field 1 as a varint (wire type 0): an IDL-mode message, not a wrapper.
     assert.throws(() => decodeRequestWrapper(Buffer.from([0x08, 0x01])), /wire type 0.*IDL/);

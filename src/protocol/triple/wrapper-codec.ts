@@ -80,6 +80,41 @@ class FieldWriter {
  */
 const utf8 = boundedMemo(1024, (text: string): Buffer => Buffer.from(text, "utf8"));
 
+/** The bounds of {@link textOf}'s table: names in all, as for {@link utf8}, and names of one length compared. */
+const NAMES_LIMIT = 1024;
+const NAMES_PER_LENGTH = 8;
+/** Decoded names by their length in bytes, each with the bytes it was decoded from. */
+const namesByLength = new Map<number, { readonly bytes: Buffer; readonly text: string }[]>();
+let namesKnown = 0;
+
+/**
+ * The text of a wrapper's name field (the serializer's name, a class name), decoded once per name:
+ * every answer names the same few, and comparing a short field with bytes seen before in JS costs a
+ * fraction of UTF-8 decoding it natively (`Buffer#toString` is a call into C++ for every field).
+ * Bounded as {@link utf8}, and to a few names per length so a field is compared a few times at
+ * most: past the bounds a new name is decoded per call.
+ */
+function textOf(buffer: Buffer, start: number, end: number): string {
+  const candidates = namesByLength.get(end - start);
+  if (candidates !== undefined) {
+    for (const known of candidates) if (sameBytes(known.bytes, buffer, start)) return known.text;
+  }
+  const text = buffer.toString("utf8", start, end);
+  if (namesKnown < NAMES_LIMIT && (candidates === undefined || candidates.length < NAMES_PER_LENGTH)) {
+    namesKnown++;
+    const entry = { bytes: Buffer.from(buffer.subarray(start, end)), text };
+    if (candidates === undefined) namesByLength.set(end - start, [entry]);
+    else candidates.push(entry);
+  }
+  return text;
+}
+
+/** Whether `buffer` holds `known`'s bytes from `start` on. */
+function sameBytes(known: Buffer, buffer: Buffer, start: number): boolean {
+  for (let i = 0; i < known.length; i++) if (known[i] !== buffer[start + i]) return false;
+  return true;
+}
+
 /** The request's bytes, after `headroom` unwritten bytes (see {@link FieldWriter}). */
 export function encodeRequestWrapper(wrapper: RequestWrapper, headroom = 0): Buffer {
   const serializeType = utf8(wrapper.serializeType);
@@ -108,7 +143,7 @@ export function encodeResponseWrapper(wrapper: ResponseWrapper, headroom = 0): B
 
 /** Where a {@link readFields} pass is in its bytes. */
 interface FieldCursor {
-  readonly buffer: Uint8Array;
+  readonly buffer: Buffer;
   at: number;
 }
 
@@ -124,18 +159,20 @@ function readVarint(cursor: FieldCursor, what: string): number {
   throw malformed(what, "a varint is longer than 5 bytes");
 }
 
-/** Told of one field: its number and where its bytes are, `bytes[start, end)`. */
-type FieldVisitor<S> = (state: S, field: number, bytes: Buffer, start: number, end: number) => void;
+/** Takes one field of a message into `state`: its number and its bytes' place in `buffer`. */
+type FieldVisitor<S> = (state: S, field: number, buffer: Buffer, start: number, end: number) => void;
 
 /**
- * Visits each length-delimited field of `bytes` as its range `[start, end)`, so a visitor makes a
- * view or a string only of the fields it keeps; anything else is not one of the two wrappers.
+ * Visits each length-delimited field of `bytes` as its place in the buffer (a visitor slices only
+ * the fields it keeps as bytes: `subarray` makes a Buffer, which costs more than the field's
+ * reading); anything else is not one of the two wrappers.
  */
 function readFields<S>(bytes: Uint8Array, what: string, state: S, visit: FieldVisitor<S>): void {
-  const buffer = Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const cursor: FieldCursor = { buffer, at: 0 };
+  const cursor: FieldCursor = {
+    buffer: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    at: 0,
+  };
+  const { buffer } = cursor;
   while (cursor.at < buffer.length) {
     const tag = readVarint(cursor, what);
     const wireType = tag & 7;
@@ -153,37 +190,6 @@ function readFields<S>(bytes: Uint8Array, what: string, state: S, visit: FieldVi
   }
 }
 
-/** A wrapper's string (serializer or class name) and its UTF-8 bytes, as last read. */
-interface KnownName {
-  readonly bytes: Buffer;
-  readonly text: string;
-}
-
-/** Names by a hash of their bytes; bounded, as the UTF-8 memo of the encoding side. */
-const knownNames = new Map<number, KnownName>();
-const KNOWN_NAMES_LIMIT = 1024;
-
-/**
- * The UTF-8 string `bytes[start, end)`, without decoding it when it is a name read before: every
- * call names the same serializer and the same few classes, so the view and the string each would
- * cost per call are made once. A name whose hash another holds is decoded per call.
- */
-function nameAt(bytes: Buffer, start: number, end: number): string {
-  let hash = 0x811c9dc5 ^ (end - start);
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-  const known = knownNames.get(hash);
-  if (
-    known !== undefined &&
-    known.bytes.length === end - start &&
-    bytes.compare(known.bytes, 0, known.bytes.length, start, end) === 0
-  )
-    return known.text;
-  const text = bytes.toString("utf8", start, end);
-  if (known === undefined && knownNames.size < KNOWN_NAMES_LIMIT)
-    knownNames.set(hash, { bytes: Buffer.from(bytes.subarray(start, end)), text });
-  return text;
-}
-
 function malformed(what: string, reason: string): RpcError {
   return new RpcError(
     `the ${what} is not a Triple wrapper message: ${reason}. Is the peer in IDL (protobuf) mode?`,
@@ -197,10 +203,10 @@ interface MutableRequestWrapper {
   readonly argTypes: string[];
 }
 
-const visitRequestField: FieldVisitor<MutableRequestWrapper> = (wrapper, field, bytes, start, end) => {
-  if (field === 1) wrapper.serializeType = nameAt(bytes, start, end);
-  else if (field === 2) wrapper.args.push(bytes.subarray(start, end));
-  else if (field === 3) wrapper.argTypes.push(nameAt(bytes, start, end));
+const visitRequestField: FieldVisitor<MutableRequestWrapper> = (wrapper, field, buffer, start, end) => {
+  if (field === 1) wrapper.serializeType = textOf(buffer, start, end);
+  else if (field === 2) wrapper.args.push(buffer.subarray(start, end));
+  else if (field === 3) wrapper.argTypes.push(textOf(buffer, start, end));
 };
 
 /** Reads a request wrapper; unknown field numbers are skipped (protobuf's rule). */
@@ -216,10 +222,10 @@ interface MutableResponseWrapper {
   type: string;
 }
 
-const visitResponseField: FieldVisitor<MutableResponseWrapper> = (wrapper, field, bytes, start, end) => {
-  if (field === 1) wrapper.serializeType = nameAt(bytes, start, end);
-  else if (field === 2) wrapper.data = bytes.subarray(start, end);
-  else if (field === 3) wrapper.type = nameAt(bytes, start, end);
+const visitResponseField: FieldVisitor<MutableResponseWrapper> = (wrapper, field, buffer, start, end) => {
+  if (field === 1) wrapper.serializeType = textOf(buffer, start, end);
+  else if (field === 2) wrapper.data = buffer.subarray(start, end);
+  else if (field === 3) wrapper.type = textOf(buffer, start, end);
 };
 
 export function decodeResponseWrapper(bytes: Uint8Array): ResponseWrapper {

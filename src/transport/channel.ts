@@ -38,12 +38,10 @@ export interface Channel {
   readonly payloadLimit: number;
   /**
    * Writes one whole frame (header and body in one buffer), the fast path: one buffer, one
-   * write. After a socket chunk that carried one frame, the first frame of a tick goes to the
-   * socket at once (no added latency for a lone call); after a chunk of several frames (a peer
-   * sending in batches, whose answers follow in the same tick) the first frame waits too. Frames
-   * that wait are corked and leave together in one `writev` when the tick ends. While the socket
-   * is backpressured the frame waits for `drain`; beyond `sendQueueLimit` waiting bytes, or for a
-   * body over `payload`, it throws an `RpcError`.
+   * write. The first frame of a tick goes to the socket at once (no added latency for a lone call);
+   * frames sent later in the same tick are corked and leave together in one `writev`. While the
+   * socket is backpressured the frame waits for `drain`; beyond `sendQueueLimit` waiting bytes, or
+   * for a body over `payload`, it throws an `RpcError`.
    */
   sendFrame(frame: Buffer): void;
   /** Like {@link sendFrame}, for a frame given as its header and its body (joined first). */
@@ -82,8 +80,6 @@ export function createChannel(
   let corked = false;
   /** A frame went out in this tick: later ones in the same tick are corked together. */
   let wroteThisTick = false;
-  /** Frames the last socket chunk completed: more than one means their answers come in a batch. */
-  let framesInLastChunk = 0;
   let blocked = false;
   let queue: Buffer[] = [];
   let queuedBytes = 0;
@@ -105,15 +101,11 @@ export function createChannel(
     if (!wroteThisTick) {
       wroteThisTick = true;
       process.nextTick(endTick);
-      // A batch's first answer waiting for the rest saves a syscall and a packet per batch.
-      if (framesInLastChunk > 1) cork();
-    } else if (!corked) cork();
+    } else if (!corked) {
+      corked = true;
+      socket.cork();
+    }
     if (!socket.write(buf) && (!corked || socket.writableLength > TICK_BATCH_BYTES)) blocked = true;
-  }
-
-  function cork(): void {
-    corked = true;
-    socket.cork();
   }
 
   function sendFrame(frame: Buffer): void {
@@ -204,17 +196,13 @@ export function createChannel(
   };
 
   const decoder = options.framer.createDecoder(options.payloadLimit, {
-    frame: (frame) => {
-      framesInLastChunk += 1;
-      handler.frame(channel, frame);
-    },
+    frame: (frame) => handler.frame(channel, frame),
     oversize: (header, length) => handler.oversize(channel, header, length),
     garbage: (bytes, reason) => handler.garbage(channel, bytes, reason),
   });
 
   socket.on("data", (chunk: Buffer) => {
     lastReadAt = Date.now();
-    framesInLastChunk = 0;
     decoder.push(chunk);
   });
   socket.on("drain", flushQueue);

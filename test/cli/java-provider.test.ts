@@ -9,6 +9,7 @@ import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { Url } from "../../src/core/index.js";
 import { BizError, createDubbo, type ServiceDefinition } from "../../src/index.js";
+import { waitFor } from "../../src/testing/index.js";
 import { type PeerProcess, spawnPeer } from "../interop/java-dubbo-real/java-peer.js";
 import { useZooKeeper } from "../registry/zookeeper-fixture.js";
 import { type Finished, REPO_ROOT, runToEnd } from "../run-process.js";
@@ -98,7 +99,13 @@ describe("a Java Dubbo 3.3.6 provider through generated contracts, and the opera
     );
     const ready = await java.next(90_000);
     assert.equal(ready, '"READY"', java.log());
-    const nodes = (await fixture.inspector.getChildren(`/dubbo/${CATALOG}/providers`)) ?? [];
+    // A loaded machine may have the inspector between sessions right now: read again until it answers.
+    let nodes: string[] = [];
+    await waitFor("the inspector's read of the providers", async () => {
+      nodes =
+        (await fixture.inspector.getChildren(`/dubbo/${CATALOG}/providers`).catch(() => undefined)) ?? [];
+      return nodes.length > 0;
+    });
     assert.equal(nodes.length, 1, "Java registered its provider per interface");
     provider = Url.decode(nodes[0]!).address;
   });

@@ -1,9 +1,49 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { ByteChunks } from "./byte-chunks.js";
 import { ChildNames, type ChildrenSplice, withoutNames } from "./child-names.js";
 
 const splice = (before: string[], after: string[]): ChildrenSplice =>
   ChildNames.of(before).spliceTo(ChildNames.of(after));
+
+/** A reply frame: size, xid, zxid, error 0, `count`, then `body`, then a 68-byte stat. */
+function reply(count: number, body: Buffer): Buffer {
+  const frame = Buffer.alloc(24 + body.length + 68);
+  frame.writeInt32BE(frame.length - 4, 0);
+  frame.writeInt32BE(count, 20);
+  body.copy(frame, 24);
+  return frame;
+}
+
+/** The reply listing `names`, as a socket would hand it over: cut into chunks of 1 to `most` bytes. */
+function chunkedReply(names: readonly string[], most: number, random: (n: number) => number): ChildNames {
+  const body = Buffer.concat(
+    names.flatMap((name) => {
+      const bytes = Buffer.from(name, "utf8");
+      const length = Buffer.alloc(4);
+      length.writeInt32BE(bytes.length);
+      return [length, bytes];
+    }),
+  );
+  const frame = reply(names.length, body);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < frame.length; ) {
+    // Each chunk its own memory, as a socket's are (pooled ones would be compacted into one).
+    const chunk = Buffer.alloc(Math.min(1 + random(most), frame.length - at));
+    frame.copy(chunk, 0, at);
+    chunks.push(chunk);
+    at += chunk.length;
+  }
+  return ChildNames.ofReply(new ByteChunks(chunks));
+}
+
+function seededRandom(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state % n;
+  };
+}
 
 /** The splice found by comparing the names as strings, head first then tail. */
 function splicedByStrings(before: string[], after: string[]): ChildrenSplice {
@@ -17,6 +57,29 @@ function splicedByStrings(before: string[], after: string[]): ChildrenSplice {
     afterEnd--;
   }
   return { start, beforeEnd, afterEnd };
+}
+
+/**
+ * `rounds` seeded lists of `name()`s (every `longEvery`th one `longSize` long), each with the
+ * same list after one to four adds or removes.
+ */
+function* editedLists(
+  random: (n: number) => number,
+  name: () => string,
+  rounds: number,
+  longEvery: number,
+  longSize: number,
+): Generator<[number, string[], string[]]> {
+  for (let round = 0; round < rounds; round++) {
+    const before = Array.from({ length: round % longEvery === 0 ? longSize : random(12) }, name);
+    const after = [...before];
+    for (let edits = random(3); edits >= 0; edits--) {
+      const at = random(after.length + 1);
+      if (random(2) === 0) after.splice(at, 0, name());
+      else after.splice(at, 1);
+    }
+    yield [round, before, after];
+  }
 }
 
 describe("child names", () => {
@@ -39,23 +102,27 @@ describe("child names", () => {
   test("child names - the byte comparison finds the splice the names' strings give", () => {
     // Names of a few lengths over few letters, so that bytes match across name boundaries often;
     // lists longer than one compare block (64 KiB) so the blockwise search is exercised too.
-    let seed = 7;
-    const random = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed % n;
-    };
+    const random = seededRandom(7);
     const name = (): string =>
       "ab".repeat(random(3)) + "a".repeat(random(3)) + String.fromCharCode(0, 0, 0, random(4));
-    for (let round = 0; round < 200; round++) {
-      const size = round % 20 === 0 ? 20_000 : random(12);
-      const before = Array.from({ length: size }, name);
-      const after = [...before];
-      for (let edits = random(3); edits >= 0; edits--) {
-        const at = random(after.length + 1);
-        if (random(2) === 0) after.splice(at, 0, name());
-        else after.splice(at, 1);
-      }
+    for (const [round, before, after] of editedLists(random, name, 200, 20, 20_000)) {
       assert.deepEqual(splice(before, after), splicedByStrings(before, after), `round ${round}`);
+    }
+  });
+
+  test("child names - names and splices read across the reply's socket chunks, wherever they are cut", () => {
+    // Chunks of a few bytes cut length prefixes and multi-byte characters; of up to 3 KiB they
+    // cut names at random (each side at other places).
+    const random = seededRandom(11);
+    const name = (): string =>
+      "é".repeat(random(3)) + "ab".repeat(random(300)) + String.fromCharCode(0, 0, 0, random(4));
+    for (const [round, before, after] of editedLists(random, name, 150, 15, 3_000)) {
+      const most = round % 3 === 0 ? 3_000 : 6;
+      const a = chunkedReply(before, most, random);
+      const b = chunkedReply(after, most, random);
+      assert.deepEqual(a.toArray(), before, `round ${round}`);
+      assert.deepEqual(a.spliceTo(b), splicedByStrings(before, after), `round ${round}`);
+      assert.deepEqual(b.spliceTo(ChildNames.of(before)), splicedByStrings(after, before), `round ${round}`);
     }
   });
 
@@ -71,21 +138,14 @@ describe("child names", () => {
   });
 
   test("child names - a reply whose counts run past its bytes is refused, naming what was wrong", () => {
-    /** A reply frame: size, xid, zxid, error 0, `count`, then `body`, then a 68-byte stat. */
-    const reply = (count: number, body: Buffer): Buffer => {
-      const frame = Buffer.alloc(24 + body.length + 68);
-      frame.writeInt32BE(frame.length - 4, 0);
-      frame.writeInt32BE(count, 20);
-      body.copy(frame, 24);
-      return frame;
-    };
+    const ofReply = (frame: Buffer): ChildNames => ChildNames.ofReply(new ByteChunks([frame]));
     const abc = Buffer.from([0, 0, 0, 3, 97, 98, 99]);
-    assert.deepEqual(ChildNames.ofReply(reply(1, abc)).toArray(), ["abc"]);
-    assert.throws(() => ChildNames.ofReply(reply(5, abc)), /lists 5 children/);
+    assert.deepEqual(ofReply(reply(1, abc)).toArray(), ["abc"]);
+    assert.throws(() => ofReply(reply(5, abc)), /lists 5 children/);
     const cut = Buffer.concat([abc, Buffer.from([0, 0, 0, 9, 120])]);
-    assert.throws(() => ChildNames.ofReply(reply(2, cut)), /child 1 of 2 runs past the reply/);
-    const stripped = withoutNames(reply(1, abc));
+    assert.throws(() => ofReply(reply(2, cut)), /child 1 of 2 runs past the reply/);
+    const stripped = withoutNames(new ByteChunks([reply(1, abc)]));
     assert.equal(stripped.readInt32BE(0), stripped.length - 4);
-    assert.equal(ChildNames.ofReply(stripped).length, 0);
+    assert.equal(ofReply(stripped).length, 0);
   });
 });

@@ -1,8 +1,8 @@
+import { ByteChunks } from "./byte-chunks.js";
+
 /** A `getChildren2` reply: size, xid, zxid, err; then the names (count, then length and bytes each), then the stat. */
 const NAMES_AT = 4 + 4 + 8 + 4;
 const STAT_BYTES = 68;
-/** Bytes compared per call when looking for the first difference (then halved down to one). */
-const COMPARE_BLOCK = 64 * 1024;
 
 /**
  * Where two reads of one path's children differ, as one splice: `after` is `before` with
@@ -15,22 +15,23 @@ export interface ChildrenSplice {
 }
 
 /**
- * One read of a path's children, kept as the reply's bytes with where each name starts: a name
- * becomes a string only when asked for. At 10 000 providers the reply is 4 MB; decoding it into
- * 10 000 strings took 14–15 ms per change, while a change of one child needs only that child.
+ * One read of a path's children, kept as the reply's bytes (the socket chunks it came in, see
+ * byte-chunks.ts) with where each name starts: a name becomes a string only when asked for. At
+ * 10 000 providers the reply is 4 MB; decoding it into 10 000 strings took 14–15 ms per change,
+ * while a change of one child needs only that child.
  */
 export class ChildNames {
-  readonly #bytes: Buffer;
+  readonly #bytes: ByteChunks;
   /** Each name's length prefix offset in `#bytes`, then one past the last name. */
   readonly #starts: Int32Array;
 
-  private constructor(bytes: Buffer, starts: Int32Array) {
+  private constructor(bytes: ByteChunks, starts: Int32Array) {
     this.#bytes = bytes;
     this.#starts = starts;
   }
 
   /** The names of a whole `getChildren2` reply frame (size prefix included, error code 0). */
-  static ofReply(frame: Buffer): ChildNames {
+  static ofReply(frame: ByteChunks): ChildNames {
     const end = frame.length - STAT_BYTES;
     const count = end >= NAMES_AT + 4 ? frame.readInt32BE(NAMES_AT) : -2;
     if (count < -1 || count > (end - NAMES_AT - 4) / 4)
@@ -45,9 +46,7 @@ export class ChildNames {
       at += 4 + length;
     }
     starts[Math.max(count, 0)] = at;
-    // A small reply is a view into a larger socket chunk: copy it rather than keep the chunk.
-    const whole = frame.byteOffset === 0 && frame.length === frame.buffer.byteLength;
-    return new ChildNames(whole ? frame : Buffer.from(frame), starts);
+    return new ChildNames(frame.compacted(), starts);
   }
 
   /** Names given as strings, laid out as a reply would carry them (tests, and reads of other sources). */
@@ -62,7 +61,7 @@ export class ChildNames {
       name.copy(body, at + 4);
       at += 4 + name.length;
     }
-    return ChildNames.ofReply(body);
+    return ChildNames.ofReply(new ByteChunks([body]));
   }
 
   static readonly EMPTY = ChildNames.of([]);
@@ -74,7 +73,7 @@ export class ChildNames {
   /** The `i`th name, decoded now (a fresh string each time). */
   at(i: number): string {
     const start = this.#starts[i]!;
-    return this.#bytes.toString("utf8", start + 4, this.#starts[i + 1]);
+    return this.#bytes.toString(start + 4, this.#starts[i + 1]!);
   }
 
   toArray(): string[] {
@@ -95,11 +94,11 @@ export class ChildNames {
     const aEnd = aStarts[this.length]!;
     const bEnd = bStarts[after.length]!;
     // Both name lists begin at the same offset: equal bytes up to a name's end mean the same name.
-    const headBytes = NAMES_AT + 4 + sameHead(a, NAMES_AT + 4, aEnd, b, NAMES_AT + 4, bEnd);
+    const headBytes = NAMES_AT + 4 + a.sameHead(NAMES_AT + 4, aEnd, b, NAMES_AT + 4, bEnd);
     const shorter = Math.min(this.length, after.length);
     let start = 0;
     while (start < shorter && bStarts[start + 1]! <= headBytes) start++;
-    const tailBytes = sameTail(a, aStarts[start]!, aEnd, b, bStarts[start]!, bEnd);
+    const tailBytes = a.sameTail(aStarts[start]!, aEnd, b, bStarts[start]!, bEnd);
     let beforeEnd = this.length;
     let afterEnd = after.length;
     // A name is in the common tail if it starts within it at the same distance from both ends.
@@ -127,38 +126,12 @@ export class ChildNames {
   }
 }
 
-/** How many bytes `a[aFrom, aTo)` and `b[bFrom, bTo)` share at their start. */
-function sameHead(a: Buffer, aFrom: number, aTo: number, b: Buffer, bFrom: number, bTo: number): number {
-  let same = 0;
-  let block = Math.min(COMPARE_BLOCK, aTo - aFrom, bTo - bFrom);
-  while (block > 0) {
-    if (a.compare(b, bFrom + same, bFrom + same + block, aFrom + same, aFrom + same + block) === 0) {
-      same += block;
-      block = Math.min(block, aTo - aFrom - same, bTo - bFrom - same);
-    } else block >>= 1;
-  }
-  return same;
-}
-
-/** How many bytes `a[aFrom, aTo)` and `b[bFrom, bTo)` share at their end. */
-function sameTail(a: Buffer, aFrom: number, aTo: number, b: Buffer, bFrom: number, bTo: number): number {
-  let same = 0;
-  let block = Math.min(COMPARE_BLOCK, aTo - aFrom, bTo - bFrom);
-  while (block > 0) {
-    if (a.compare(b, bTo - same - block, bTo - same, aTo - same - block, aTo - same) === 0) {
-      same += block;
-      block = Math.min(block, aTo - aFrom - same, bTo - bFrom - same);
-    } else block >>= 1;
-  }
-  return same;
-}
-
 /** A `getChildren2` reply frame (as `ChildNames.ofReply` takes) with the same header and stat and no names. */
-export function withoutNames(frame: Buffer): Buffer {
+export function withoutNames(frame: ByteChunks): Buffer {
   const stripped = Buffer.allocUnsafe(NAMES_AT + 4 + STAT_BYTES);
   frame.copy(stripped, 0, 0, NAMES_AT);
   stripped.writeInt32BE(stripped.length - 4, 0);
   stripped.writeInt32BE(0, NAMES_AT);
-  frame.copy(stripped, NAMES_AT + 4, frame.length - STAT_BYTES);
+  frame.copy(stripped, NAMES_AT + 4, frame.length - STAT_BYTES, frame.length);
   return stripped;
 }

@@ -1,5 +1,6 @@
 import zookeeper from "node-zookeeper-client";
 import { Code, RpcError } from "../../core/index.js";
+import type { ByteChunks } from "./byte-chunks.js";
 import { ChildNames, withoutNames } from "./child-names.js";
 import { ZkFrames } from "./zk-frames.js";
 
@@ -271,8 +272,8 @@ export class ZkClient {
    * understand (e.g. "Unknown code" when the address now answers with another protocol, as a
    * ZooKeeper port reused after a restart may). Uncaught, that would end the process; instead the
    * link is dropped and the client reconnects. Installed before `connect()` binds the handler.
-   * It also hands the library whole frames (zk-frames.ts), so a large reply is joined once, and
-   * keeps a `getChildren` reply's names as its bytes (see `#keepChildren`).
+   * It also hands the library whole frames (zk-frames.ts), each joined once, except a
+   * `getChildren` reply, whose names stay in their socket chunks (see `#keepChildren`).
    */
   #guardFrameParsing(): void {
     const internals = this.#internals();
@@ -298,16 +299,16 @@ export class ZkClient {
 
   /**
    * A successful reply to the `getChildren` at the head of the library's queue reaches its caller
-   * as `ChildNames` over the frame, and the library is handed the frame with no names in it: it
-   * would otherwise decode every name into a string (14–15 ms for 10 000 provider nodes) before
-   * the watch could tell that one changed. Any other frame passes as it is.
+   * as `ChildNames` over the frame's chunks, and the library is handed a frame with no names in
+   * it: it would otherwise decode every name into a string (14–15 ms for 10 000 provider nodes)
+   * before the watch could tell that one changed. Any other frame passes joined, as it came.
    */
-  #keepChildren(internals: ConnectionInternals, frame: Buffer): Buffer {
-    if (internals.state === LIB_STATE_CONNECTING || frame.length < REPLY_ERROR_AT + 4) return frame;
+  #keepChildren(internals: ConnectionInternals, frame: ByteChunks): Buffer {
+    if (internals.state === LIB_STATE_CONNECTING || frame.length < REPLY_ERROR_AT + 4) return frame.joined();
     const packet = internals.pendingQueue?.[0];
-    if (packet === undefined || packet.request.header.type !== OP_GET_CHILDREN2) return frame;
-    if (packet.request.header.xid !== frame.readInt32BE(REPLY_XID_AT)) return frame;
-    if (frame.readInt32BE(REPLY_ERROR_AT) !== 0) return frame;
+    if (packet === undefined || packet.request.header.type !== OP_GET_CHILDREN2) return frame.joined();
+    if (packet.request.header.xid !== frame.readInt32BE(REPLY_XID_AT)) return frame.joined();
+    if (frame.readInt32BE(REPLY_ERROR_AT) !== 0) return frame.joined();
     const names = ChildNames.ofReply(frame);
     const deliver = packet.callback;
     packet.callback = (error, response) => {

@@ -15,6 +15,7 @@ const QUESTION_MARK = 0x66; // %3F
 const AMPERSAND = 0x36; // %26
 const EQUALS = 0x64; // %3D
 const ESCAPE_LENGTH = 3;
+const PERCENT = 0x25;
 
 interface Name {
   readonly encoded: string;
@@ -39,6 +40,18 @@ function indexOfEscape(text: string, digit: number, from: number): number {
     if (text.charCodeAt(at + 1) === high && (text.charCodeAt(at + 2) | caseBlind) === digit) return at;
   }
   return -1;
+}
+
+/**
+ * Whether `pair` stands in `encoded` at `start` and ends its parameter there: `end` is the end of
+ * the name or an encoded `&` (`%26`) starts at it.
+ */
+function endsPairAt(encoded: string, end: number, pair: string, start: number): boolean {
+  if (end < encoded.length) {
+    if (encoded.charCodeAt(end) !== PERCENT || encoded.charCodeAt(end + 1) !== 0x32) return false;
+    if (encoded.charCodeAt(end + 2) !== AMPERSAND) return false;
+  } else if (end > encoded.length) return false;
+  return encoded.startsWith(pair, start);
 }
 
 /** Where the encoded `?` that starts the parameters is, or -1. */
@@ -69,38 +82,38 @@ export class EncodedQueryReader {
    */
   read(encoded: string, queryAt: number): ReadonlyMap<string, string> {
     const last = this.#last;
-    const names: string[] = [];
     const values: string[] = [];
     let sameNames = true;
     for (let start = queryAt + ESCAPE_LENGTH; start <= encoded.length; ) {
-      let end = indexOfEscape(encoded, AMPERSAND, start);
-      if (end < 0) end = encoded.length;
-      if (end > start) {
-        const index = names.length;
-        let pair = last[index];
-        if (
-          pair === undefined ||
-          end - start !== pair.encoded.length ||
-          !encoded.startsWith(pair.encoded, start)
-        ) {
-          const like = pair;
-          pair = this.#pair(encoded, start, end, like);
-          if (pair.name !== like?.name) sameNames = false;
-          last[index] = pair;
+      const index = values.length;
+      let pair = last[index];
+      let end: number;
+      if (pair !== undefined && endsPairAt(encoded, start + pair.encoded.length, pair.encoded, start)) {
+        // The pair read last at this position, and its separator right after it: no scan for it.
+        end = start + pair.encoded.length;
+      } else {
+        end = indexOfEscape(encoded, AMPERSAND, start);
+        if (end < 0) end = encoded.length;
+        if (end === start) {
+          start = end + ESCAPE_LENGTH;
+          continue;
         }
-        names.push(pair.name.decoded);
-        values.push(pair.value);
+        const like = pair;
+        pair = this.#pair(encoded, start, end, like);
+        if (pair.name !== like?.name) sameNames = false;
+        last[index] = pair;
       }
+      values.push(pair.value);
       start = end + ESCAPE_LENGTH;
     }
-    if (!sameNames || names.length !== this.#lastShape?.names.length) {
-      last.length = names.length;
-      this.#lastShape = this.#shapeOf(names);
+    if (!sameNames || values.length !== this.#lastShape?.names.length) {
+      last.length = values.length;
+      this.#lastShape = this.#shapeOf(last.map((pair) => pair.name.decoded));
     }
     const shape = this.#lastShape;
     if (shape !== undefined) return new ShapedParams(shape, values);
     const params = new Map<string, string>();
-    for (let i = 0; i < names.length; i++) params.set(names[i]!, values[i]!);
+    for (let i = 0; i < values.length; i++) params.set(last[i]!.name.decoded, values[i]!);
     return params;
   }
 

@@ -104,6 +104,49 @@ describe("Url", () => {
     }
   });
 
+  it("decode - a head after one of the same protocol and path reads as the full parse reads it", () => {
+    // Each name follows a plain one of the same protocol and path, which the head reader learns
+    // from: what it takes without decoding must be what decoding and parsing give.
+    const heads = [
+      "dubbo://10.0.0.2:20880/com.foo.S",
+      "dubbo://provider-with-a-long-name_1.example.com:1/com.foo.S",
+      "dubbo://h:65535/com.foo.S",
+      "dubbo://h:065/com.foo.S",
+      "dubbo://[::1]:20880/com.foo.S",
+      "dubbo://user:pw@h:1/com.foo.S",
+      "dubbo://a%20b:1/com.foo.S",
+      "dubbo://a b:1/com.foo.S",
+      "dubbo://h/com.foo.S",
+      "dubbo://h:1/com.foo.S/more",
+      "dubbo://h:1/com.foo.Sx",
+      "tri://h:1/com.foo.S",
+    ];
+    for (const head of heads) {
+      for (const query of ["?a=1", ""]) {
+        Url.decode(Url.parse(`dubbo://10.0.0.1:20880/com.foo.S${query}`).encode());
+        const node = javaUrlEncode(`${head}${query}`);
+        const url = Url.decode(node);
+        const parsed = Url.parse(javaUrlDecode(node));
+        assert.deepEqual(
+          [url.protocol, url.username, url.password, url.host, url.port, url.path, url.toFullString()],
+          [
+            parsed.protocol,
+            parsed.username,
+            parsed.password,
+            parsed.host,
+            parsed.port,
+            parsed.path,
+            parsed.toFullString(),
+          ],
+          node,
+        );
+      }
+    }
+    Url.decode(Url.parse("dubbo://10.0.0.1:20880/com.foo.S").encode());
+    assert.throws(() => Url.decode(javaUrlEncode("dubbo://h:65536/com.foo.S")), /port 65536, above 65535/);
+    assert.throws(() => Url.decode(javaUrlEncode("dubbo://h:/com.foo.S")), /invalid port ""/);
+  });
+
   it("decode - a repeated name keeps its last value and default. names still mirror after a shaped URL", () => {
     Url.decode(Url.parse("dubbo://h:1/S?a=1&b=2").encode());
     const repeated = Url.decode("dubbo%3A%2F%2Fh%3A1%2FS%3Fa%3D1%26a%3D3");

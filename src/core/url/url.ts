@@ -1,3 +1,4 @@
+import { EncodedHeadReader, type UrlHead } from "./encoded-head.js";
 import { EncodedQueryReader, queryStart } from "./encoded-query.js";
 import { ShapedParams } from "./shaped-params.js";
 import { javaUrlDecode, javaUrlEncode } from "./url-encoding.js";
@@ -38,7 +39,7 @@ function paramMap(params: UrlParts["params"]): Map<string, string> {
 
 /**
  * The read-only parameter view `Url.over` is building a Url around, set only during that
- * constructor call: the constructor holds it as it is (no copy, and no `default.` mirroring, since
+ * constructor call, in place of the parts' `params`: the constructor holds it as it is (no copy, and no `default.` mirroring, since
  * such a view answers for its own keys). A flag for the one call, where a set of every view ever
  * held cost a weak-set entry per merged provider URL.
  */
@@ -55,8 +56,9 @@ function withMirroredDefaults(params: Map<string, string>): Map<string, string> 
   return params;
 }
 
-/** Shared by every decoded URL (see `EncodedQueryReader`). */
+/** Shared by every decoded URL (see `EncodedQueryReader`, `EncodedHeadReader`). */
 const queryReader = new EncodedQueryReader();
+const headReader = new EncodedHeadReader();
 
 /** A decoder's parameters for the constructor: a `ShapedParams` as it is, a fresh `Map` handed over. */
 function handOverMap(params: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
@@ -86,7 +88,7 @@ export class Url {
     this.host = parts.host;
     this.port = parts.port;
     this.path = parts.path.startsWith("/") ? parts.path.slice(1) : parts.path;
-    const given = parts.params;
+    const given = heldView ?? parts.params;
     this.#params =
       given !== undefined && (given === heldView || given instanceof ShapedParams)
         ? (given as ReadonlyMap<string, string>)
@@ -103,7 +105,8 @@ export class Url {
   static over(parts: Omit<UrlParts, "params">, params: ReadonlyMap<string, string>): Url {
     heldView = params;
     try {
-      return new Url({ ...parts, params });
+      // Taken as they are (a `Url` is such parts): the view comes through `heldView`, not a copy.
+      return new Url(parts);
     } finally {
       heldView = undefined;
     }
@@ -136,11 +139,15 @@ export class Url {
    */
   static decode(encoded: string): Url {
     const queryAt = queryStart(encoded);
-    const { parts } = splitUrl(javaUrlDecode(queryAt >= 0 ? encoded.slice(0, queryAt) : encoded));
+    const headEnd = queryAt >= 0 ? queryAt : encoded.length;
+    const head: Omit<UrlParts, "params"> = headReader.read(encoded, headEnd) ?? decodeHead(encoded, headEnd);
     return new Url({
-      ...parts,
-      protocol: queryReader.name(parts.protocol),
-      path: queryReader.name(parts.path),
+      protocol: head.protocol,
+      username: head.username,
+      password: head.password,
+      host: head.host,
+      port: head.port,
+      path: head.path,
       params: queryAt >= 0 ? handOverMap(queryReader.read(encoded, queryAt)) : [],
     });
   }
@@ -307,6 +314,19 @@ export class Url {
     }
     return out;
   }
+}
+
+/**
+ * The head of an encoded URL (`encoded[0, end)`) decoded and parsed in full; a head without
+ * credentials teaches `headReader` its protocol and path.
+ */
+function decodeHead(encoded: string, end: number): Omit<UrlParts, "params"> {
+  const { parts } = splitUrl(javaUrlDecode(end < encoded.length ? encoded.slice(0, end) : encoded));
+  const head = { ...parts, protocol: queryReader.name(parts.protocol), path: queryReader.name(parts.path) };
+  if (head.username !== undefined || head.password !== undefined) return head;
+  const plain: UrlHead = { protocol: head.protocol, host: head.host, port: head.port, path: head.path };
+  headReader.remember(encoded, end, plain);
+  return plain;
 }
 
 /**

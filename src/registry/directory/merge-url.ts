@@ -142,17 +142,8 @@ class MergedParams implements ReadonlyMap<string, string> {
  * both URLs' maps (see `MergedParams`), not a copy.
  */
 export function mergeProviderUrl(provider: Url, consumer: Url): Url {
-  return Url.over(
-    {
-      protocol: provider.protocol,
-      username: provider.username,
-      password: provider.password,
-      host: provider.host,
-      port: provider.port,
-      path: provider.path,
-    },
-    new MergedParams(provider.params, consumerSideOf(consumer)),
-  );
+  // The provider's protocol, credentials, host, port and path, read from the provider itself.
+  return Url.over(provider, new MergedParams(provider.params, consumerSideOf(consumer)));
 }
 
 /**

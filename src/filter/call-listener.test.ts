@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createHook } from "node:async_hooks";
+import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { describe, it } from "node:test";
 import { createInvocation, type Filter, type Invoker, resultOf, Url } from "../core/index.js";
 import { type CallListener, listenerFilter } from "./call-listener.js";
@@ -113,9 +113,30 @@ describe("call listeners", () => {
   it("listeners - a factory answering undefined leaves the filter out of that invoker's chain", async () => {
     const target = invokerDoing(() => "v");
     const skipped = buildFilterChain(target, [listenerFilter(() => undefined)]);
-    assert.equal(
-      await promisesOf(() => skipped.invoke(inv())),
-      await promisesOf(() => target.invoke(inv())),
+    assert.equal(await promisesOf(() => skipped.invoke(inv())), await promisesOf(() => target.invoke(inv())));
+  });
+
+  it("listeners - an around scope holds for the rest of the call and for every listener of its step", async () => {
+    const scope = new AsyncLocalStorage<string>();
+    const seen: string[] = [];
+    const scoped = listenerFilter(() => ({
+      around: (i, proceed) => scope.run("scoped", proceed, i),
+      onResponse(result) {
+        seen.push(`outer ${scope.getStore()}`);
+        return result;
+      },
+    }));
+    const inner = listenerFilter(() => ({
+      onResponse(result) {
+        seen.push(`inner ${scope.getStore()}`);
+        return result;
+      },
+    }));
+    const chain = buildFilterChain(
+      invokerDoing(() => scope.getStore()),
+      [scoped, inner],
     );
+    assert.equal((await chain.invoke(inv())).value, "scoped");
+    assert.deepEqual(seen, ["inner scoped", "outer scoped"]);
   });
 });

@@ -1,12 +1,14 @@
 import type { Filter, Invocation, InvokeFn, Invoker, RpcResult } from "../core/index.js";
 
 /**
- * Java's `Filter.Listener`: what a filter does once the call has settled, synchronously, with
- * nothing to do before it but note the time. `onResponse` may replace the result or throw;
- * `onError` may answer a result instead or throw (the same or another error). `startedAt` is
- * `Date.now()` when the call entered the filter.
+ * Java's `Filter.Listener`: what a filter does once the call has settled, synchronously.
+ * `onResponse` may replace the result or throw; `onError` may answer a result instead or throw (the
+ * same or another error). `startedAt` is `Date.now()` when the call passed the filter. `around`,
+ * when given, runs the rest of the call (`proceed`, synchronously) in a scope of its own, such as
+ * the provider's RpcContext, and returns what `proceed` returns; the listeners run in that scope.
  */
 export interface CallListener {
+  readonly around?: ((inv: Invocation, proceed: InvokeFn) => Promise<RpcResult>) | undefined;
   readonly onResponse?: ((result: RpcResult, inv: Invocation, startedAt: number) => RpcResult) | undefined;
   readonly onError?: ((error: unknown, inv: Invocation, startedAt: number) => RpcResult) | undefined;
 }
@@ -44,9 +46,12 @@ function settle(
   return value as RpcResult;
 }
 
-/** One step that calls `next` and runs `listeners` (innermost first) in one promise reaction. */
+/**
+ * One step that calls `next` and runs `listeners` (innermost first) in one promise reaction,
+ * registered inside the listeners' `around` scopes (outermost first).
+ */
 function listeningStep(next: InvokeFn, listeners: readonly CallListener[]): InvokeFn {
-  return (inv) => {
+  let step: InvokeFn = (inv) => {
     const startedAt = Date.now();
     let promise: Promise<RpcResult>;
     try {
@@ -59,6 +64,12 @@ function listeningStep(next: InvokeFn, listeners: readonly CallListener[]): Invo
       (error: unknown) => settle(listeners, inv, startedAt, true, error),
     );
   };
+  for (const { around } of listeners) {
+    if (around === undefined) continue;
+    const proceed = step;
+    step = (inv) => around(inv, proceed);
+  }
+  return step;
 }
 
 /**

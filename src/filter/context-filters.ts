@@ -1,13 +1,15 @@
 import {
   currentRpcContext,
   deriveInvocation,
+  enterProviderContext,
   type Filter,
   type Invocation,
   type InvokeFn,
-  invokeInProviderContext,
   type RpcContext,
   type RpcResult,
+  withResponseAttachments,
 } from "../core/index.js";
+import { listenerFilter } from "./call-listener.js";
 
 function callAndRecord(
   ctx: RpcContext,
@@ -51,12 +53,15 @@ export const consumerContextFilter: Filter = (next, invoker) => {
 };
 
 /**
- * Provider side (Java's ContextFilter): the rest of the chain and the user's function run inside a
- * provider RpcContext showing the request's attachments (framework keys removed), the invocation,
- * the caller's address and this provider's address; attachments the user sets with
- * `setResponseAttachment` are added to the result.
+ * Provider side (Java's ContextFilter, a listener as there): the rest of the chain and the user's
+ * function run inside a provider RpcContext showing the request's attachments (framework keys
+ * removed), the invocation, the caller's address and this provider's address; attachments the user
+ * sets with `setResponseAttachment` are added to the result.
  */
-export const providerContextFilter: Filter = (next, invoker) => {
+export const providerContextFilter: Filter = listenerFilter((invoker) => {
   const localAddress = invoker.url.address;
-  return (inv) => invokeInProviderContext(inv, localAddress, next);
-};
+  return {
+    around: (inv, proceed) => enterProviderContext(inv, localAddress, proceed),
+    onResponse: (result) => withResponseAttachments(result),
+  };
+});

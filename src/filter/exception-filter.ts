@@ -1,4 +1,5 @@
 import { BizError, DEFAULT_EXCEPTION_CLASS, type Filter, RpcError } from "../core/index.js";
+import { type CallListener, listenerFilter } from "./call-listener.js";
 
 function className(error: Error): string {
   const ctor = (error as { constructor?: { name?: unknown } }).constructor;
@@ -22,15 +23,14 @@ export function toProviderError(error: unknown): RpcError | BizError {
   return new BizError(`thrown value: ${String(error)}`, { javaClass: DEFAULT_EXCEPTION_CLASS, cause: error });
 }
 
-function rethrowAsProviderError(error: unknown): never {
-  throw toProviderError(error);
-}
+const mapsThrownErrors: CallListener = Object.freeze({
+  onError(error: unknown): never {
+    throw toProviderError(error);
+  },
+});
 
-/** Provider side (Java's ExceptionFilter): maps what the user's code threw with {@link toProviderError}. */
-export const exceptionFilter: Filter = (next) => (inv) => {
-  try {
-    return next(inv).then(undefined, rethrowAsProviderError);
-  } catch (error) {
-    return Promise.reject(toProviderError(error));
-  }
-};
+/**
+ * Provider side (Java's ExceptionFilter, a listener as there): maps what the user's code threw with
+ * {@link toProviderError}.
+ */
+export const exceptionFilter: Filter = listenerFilter(() => mapsThrownErrors);

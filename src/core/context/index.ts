@@ -10,7 +10,12 @@ export {
   type TimedOutAttempt,
 } from "./attempt-timeout.js";
 export { DeadlineTimers, type DeadlineTimersOptions, type TimedEntry } from "./deadline-timers.js";
-export { invokeInProviderContext, isInProviderContextOf } from "./provider-scope.js";
+export {
+  enterProviderContext,
+  invokeInProviderContext,
+  isInProviderContextOf,
+  withResponseAttachments,
+} from "./provider-scope.js";
 export {
   type CompletedCall,
   createProviderContext,

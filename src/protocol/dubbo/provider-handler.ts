@@ -22,7 +22,7 @@ import { supportsResponseAttachments } from "./codec/dubbo-version.js";
 import { type RequestHead, readRequestArgs, readRequestAttachments } from "./codec/request-body.js";
 import { RequestCache } from "./codec/request-cache.js";
 import { encodeExceptionResponse, encodeValueResponseFrame } from "./codec/response-body.js";
-import type { ErrorReply, OkReply, RequestHandler, ServerRequest } from "./exchange/index.js";
+import type { ErrorReply, OkReply, PendingReply, RequestHandler, ServerRequest } from "./exchange/index.js";
 import { Status } from "./exchange/index.js";
 import { PermittedSerializations, SERIALIZATION_CHECK_KEY } from "./permitted-serializations.js";
 
@@ -35,7 +35,13 @@ interface SerializationCodec {
   readonly requests: RequestCache;
 }
 
-interface PendingCall {
+/** A call's outcome before the executor has started it (a refused call never leaves it). */
+const NOT_STARTED: Promise<RpcResult> = new Promise(() => {});
+
+/** One call on its way; the exchange answers it through the handler's `reply`/`replyToError`. */
+interface PendingCall extends PendingReply<RpcResult> {
+  /** {@link NOT_STARTED} until the executor has started the call. */
+  outcome: Promise<RpcResult>;
   readonly codec: SerializationCodec;
   readonly service: ExportedService;
   readonly invocation: ProviderInvocation;
@@ -191,30 +197,26 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     return { body: encodeExceptionResponse(call.codec.slot, exception, call.attach, {}) };
   }
 
-  function onSettled(call: PendingCall): void {
-    call.invocation.complete();
+  // Shared by every call (the call is `this`), so a call allocates no closure for its answer.
+  function reply(this: PendingCall, result: RpcResult): OkReply | ErrorReply {
+    this.invocation.complete();
+    return encodeResult(this, result);
   }
 
-  // One function for every call (the call rides as the argument), so dispatch allocates no closure.
-  function invokeCall(call: PendingCall): Promise<OkReply | ErrorReply> {
-    let promise: Promise<RpcResult>;
+  function replyToError(this: PendingCall, error: unknown): OkReply | ErrorReply {
+    this.invocation.complete();
+    // Framework failures travel as a status; the provider's own exceptions as a Throwable body.
+    if (error instanceof RpcError) throw error;
+    return encodeFailure(this, error);
+  }
+
+  // One function for every call (the invocation rides as the argument), so dispatch allocates no closure.
+  function invokeCall(call: PendingCall): Promise<RpcResult> {
     try {
-      promise = call.service.invoker.invoke(call.invocation);
+      return call.service.invoker.invoke(call.invocation);
     } catch (error) {
-      promise = Promise.reject(error);
+      return Promise.reject(error);
     }
-    return promise.then(
-      (result) => {
-        onSettled(call);
-        return encodeResult(call, result);
-      },
-      (error: unknown) => {
-        onSettled(call);
-        // Framework failures travel as a status; the provider's own exceptions as a Throwable body.
-        if (error instanceof RpcError) throw error;
-        return encodeFailure(call, error);
-      },
-    );
   }
 
   return (request) => {
@@ -256,6 +258,9 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
       codec,
       service,
       attach,
+      outcome: NOT_STARTED,
+      reply,
+      replyToError,
       invocation: new ProviderInvocation({
         service: head.path,
         group: typeof group === "string" && group !== "" ? group : undefined,
@@ -270,8 +275,11 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
         remoteAddress: request.channel.remoteAddress,
       }),
     };
-    const running = executor.run(invokeCall, call);
-    if (running !== undefined) return running;
+    const outcome = executor.run(invokeCall, call);
+    if (outcome !== undefined) {
+      call.outcome = outcome;
+      return call;
+    }
     options.observer?.poolExhausted(address, executor.active, executor.queued);
     return {
       status: Status.SERVER_THREADPOOL_EXHAUSTED_ERROR,

@@ -22,18 +22,23 @@ import {
   SERIALIZATION_MASK,
 } from "./header.js";
 import { createHeartbeat, type HeartbeatOptions, type HeartbeatTimer } from "./heartbeat.js";
-import type { ErrorReply, OkReply, ServerRequest } from "./message.js";
+import type { ErrorReply, OkReply, PendingReply, ServerRequest } from "./message.js";
 import { safeSend } from "./safe-send.js";
 import { Status, statusFromCode } from "./status.js";
 
 /**
  * Serves one request. Return the OK body (or an {@link OkReply}), an {@link ErrorReply} for another
- * status, or throw: an `RpcError` answers with its code's status, anything else with SERVICE_ERROR.
- * For one-way requests the outcome is dropped. Called on the I/O callback: dispatch is the caller's.
+ * status, a promise of one, a {@link PendingReply}, or throw: an `RpcError` answers with its code's
+ * status, anything else with SERVICE_ERROR. For one-way requests the outcome is dropped. Called on
+ * the I/O callback: dispatch is the caller's.
  */
 export type RequestHandler = (
   request: ServerRequest,
-) => Buffer | OkReply | ErrorReply | Promise<Buffer | OkReply | ErrorReply>;
+) => Buffer | OkReply | ErrorReply | Promise<Buffer | OkReply | ErrorReply> | PendingReply<unknown>;
+
+function isPendingReply(result: ReturnType<RequestHandler>): result is PendingReply<unknown> {
+  return (result as Partial<PendingReply<unknown>>).outcome !== undefined;
+}
 
 export interface ExchangeServerOptions extends HeartbeatOptions {
   readonly host?: string;
@@ -146,6 +151,23 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
     }
   }
 
+  function settlePending(
+    ch: Channel,
+    request: ServerRequest,
+    pending: PendingReply<unknown>,
+    failed: boolean,
+    outcome: unknown,
+  ): void {
+    let reply: OkReply | ErrorReply;
+    try {
+      reply = failed ? pending.replyToError(outcome) : pending.reply(outcome);
+    } catch (error) {
+      failSafely(ch, request, error);
+      return;
+    }
+    if (request.twoWay) answerSafely(ch, request, reply);
+  }
+
   function dispatch(ch: Channel, request: ServerRequest): void {
     inFlight += 1;
     let result: ReturnType<RequestHandler>;
@@ -154,6 +176,20 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
     } catch (error) {
       inFlight -= 1;
       failSafely(ch, request, error);
+      return;
+    }
+    if (!(result instanceof Promise) && isPendingReply(result)) {
+      const pending = result;
+      pending.outcome.then(
+        (value) => {
+          inFlight -= 1;
+          settlePending(ch, request, pending, false, value);
+        },
+        (error: unknown) => {
+          inFlight -= 1;
+          settlePending(ch, request, pending, true, error);
+        },
+      );
       return;
     }
     if (result instanceof Promise) {

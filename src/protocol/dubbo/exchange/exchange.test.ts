@@ -208,6 +208,42 @@ describe("exchange", () => {
     }
   });
 
+  it("exchange - a pending reply is answered from its outcome, one-way ones settled and dropped", async () => {
+    const settled: string[] = [];
+    const server = await startServer((req) => {
+      const text = req.body.toString();
+      return {
+        outcome:
+          text === "fail" || text === "refuse" ? Promise.reject(new Error(text)) : Promise.resolve(text),
+        reply(value: unknown) {
+          settled.push(`reply ${String(value)}`);
+          return { body: Buffer.from(`done:${String(value)}`) };
+        },
+        replyToError(error: unknown) {
+          settled.push(`error ${(error as Error).message}`);
+          if (text === "refuse") throw new RpcError("refused here", Code.Unimplemented);
+          return { status: Status.SERVICE_ERROR, message: `failed: ${(error as Error).message}` };
+        },
+      };
+    });
+    const client = await openClient(server.port);
+    try {
+      assert.equal((await client.request(Buffer.from("a"), call, 1000)).body.toString(), "done:a");
+      await assert.rejects(client.request(Buffer.from("fail"), call, 1000), /failed: fail/);
+      await assert.rejects(
+        client.request(Buffer.from("refuse"), call, 1000),
+        (e: unknown) =>
+          e instanceof RpcError && e.code === Code.Unimplemented && /refused here/.test(e.message),
+      );
+      client.send(Buffer.from("one-way"), call);
+      await until(() => settled.includes("reply one-way"), "the one-way call settled");
+      assert.deepEqual(settled, ["reply a", "error fail", "error refuse", "reply one-way"]);
+    } finally {
+      await client.close();
+      await server.close({ waitMs: 0 });
+    }
+  });
+
   it("exchange - a request over the provider's payload gets BAD_REQUEST and the link keeps working", async () => {
     const server = await startServer(echo, { payloadLimit: 300 });
     const client = await openClient(server.port);

@@ -28,6 +28,14 @@ export {
   type HeartbeatTimer,
   resolveHeartbeat,
 } from "./heartbeat.js";
-export type { CallLabels, ErrorReply, OkReply, Request, Response, ServerRequest } from "./message.js";
+export type {
+  CallLabels,
+  ErrorReply,
+  OkReply,
+  PendingReply,
+  Request,
+  Response,
+  ServerRequest,
+} from "./message.js";
 export { createPendingCalls, type PendingCalls, type ResponseReader } from "./pending-calls.js";
 export { codeFromStatus, Status, statusFromCode, statusName } from "./status.js";

@@ -50,3 +50,15 @@ export interface OkReply {
    */
   readonly framed?: boolean;
 }
+
+/**
+ * An answer still being worked out, made a reply in the one reaction the exchange registers on
+ * `outcome`, so the handler adds no promise step of its own: `reply` for its value, `replyToError`
+ * for its rejection (either may throw: an `RpcError` answers with its code's status). Both are
+ * called for one-way requests too (the handler's bookkeeping), and their reply is then dropped.
+ */
+export interface PendingReply<T> {
+  readonly outcome: Promise<T>;
+  reply(value: T): OkReply | ErrorReply;
+  replyToError(error: unknown): OkReply | ErrorReply;
+}

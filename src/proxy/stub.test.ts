@@ -12,6 +12,7 @@ import {
   RpcError,
   type RpcResult,
   resultOf,
+  runWithRpcContext,
   Url,
 } from "../core/index.js";
 import {
@@ -63,6 +64,20 @@ describe("consumer stub", () => {
     assert.equal(inv.deadline, undefined);
     assert.equal(inv.signal, NEVER_ABORTED);
     assert.deepEqual(inv.attachments, {});
+  });
+
+  it("stub - binds the RpcContext's attachments into the invocation it builds, its own winning", async () => {
+    const invoker = recordingInvoker(() => 1);
+    const stub = createStub(Calc, invoker);
+    await runWithRpcContext(async (ctx) => {
+      ctx.setAttachment("traceId", "t-1").setAttachment("timeout", "1");
+      await stub.add(1, 2);
+      await withCallOptions(stub, { attachments: { extra: "e" }, timeoutMs: 5 }).add(1, 2);
+      // With nothing of its own, the call carries the context's snapshot as is: no copy.
+      assert.equal(invoker.calls[0]!.attachments, ctx.attachments);
+    });
+    assert.deepEqual(invoker.calls[0]!.attachments, { traceId: "t-1", timeout: "1" });
+    assert.deepEqual(invoker.calls[1]!.attachments, { traceId: "t-1", timeout: "5", extra: "e" });
   });
 
   it("call options - a view's calls carry its timeout (as the `timeout` attachment), attachments and signal", async () => {

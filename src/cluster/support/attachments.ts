@@ -1,4 +1,10 @@
-import { type Attachments, currentRpcContext, hasAnyAttachment, type Invocation } from "../../core/index.js";
+import {
+  type Attachments,
+  currentRpcContext,
+  deriveInvocation,
+  hasAnyAttachment,
+  type Invocation,
+} from "../../core/index.js";
 import type { ClusterContext } from "../contracts.js";
 
 /**
@@ -12,21 +18,22 @@ export const PINPOINT_KEY = "pinpoint";
  * Binds the caller's context attachments into the invocation before selection, as Java's
  * AbstractClusterInvoker does: from `ClusterContext.contextAttachments` when the application
  * supplies it, else from the current `RpcContext`. What the invocation already carries wins.
- * Returns the same invocation when there is nothing to add.
+ * Returns the same invocation when there is nothing to add, as for a stub's call (the stub binds
+ * the RpcContext's attachments as it builds the invocation).
  */
 export function bindContextAttachments(inv: Invocation, context: ClusterContext): Invocation {
   const fromContext =
     context.contextAttachments === undefined ? rpcContextAttachments() : context.contextAttachments();
   if (fromContext === undefined || !hasAnyAttachment(fromContext)) return inv;
   // The usual call carries no attachment of its own: the context's frozen snapshot serves as is.
-  if (!hasAnyAttachment(inv.attachments)) return { ...inv, attachments: fromContext };
+  if (!hasAnyAttachment(inv.attachments)) return deriveInvocation(inv, { attachments: fromContext });
   let merged: Record<string, unknown> | undefined;
   for (const key in fromContext) {
     if (key in inv.attachments) continue;
     merged ??= { ...inv.attachments };
     merged[key] = fromContext[key];
   }
-  return merged === undefined ? inv : { ...inv, attachments: merged };
+  return merged === undefined ? inv : deriveInvocation(inv, { attachments: merged });
 }
 
 /** The pinpoint address of a call, when it names one. */

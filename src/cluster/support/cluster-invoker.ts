@@ -3,6 +3,7 @@ import {
   Code,
   DEFAULT_AVAILABLE_CHECK,
   DEFAULT_STICKY,
+  deriveInvocation,
   type Invocation,
   type Invoker,
   RpcError,
@@ -239,7 +240,7 @@ export abstract class AbstractClusterInvoker implements Invoker {
       );
     }
     const attachments = forwardedAttachments(inv.attachments);
-    const attemptInv = attachments === inv.attachments ? inv : { ...inv, attachments };
+    const attemptInv = attachments === inv.attachments ? inv : deriveInvocation(inv, { attachments });
     const table = this.context.rpcStatus;
     if (table === undefined) {
       const invoked = invokeSafely(invoker, attemptInv);

@@ -6,6 +6,7 @@ import {
   Code,
   createInvocation,
   type Invocation,
+  LazySignalInvocation,
   RpcError,
   RpcStatusTable,
   runWithRpcContext,
@@ -274,6 +275,27 @@ describe("cluster - select", () => {
     });
     assert.equal(invokers[2]!.calls, 1);
     assert.deepEqual(invokers[2]!.lastInvocation!.attachments, { traceId: "t-2" });
+  });
+
+  it("select - a framework invocation's lazy signal survives the context binding and the pinpoint strip", async () => {
+    const invokers = createFakeInvokers(2);
+    invokers[1]!.script({ kind: "hang" });
+    const { invoker } = build(failfastCluster, invokers, { timeout: 60_000 });
+    const caller = new AbortController();
+    // Its signal is a getter of its class, which a spread would not copy.
+    class LazyInvocation extends LazySignalInvocation {
+      protected currentSignal(): AbortSignal {
+        return caller.signal;
+      }
+    }
+    const inv = new LazyInvocation({ ...call(), attachments: { [PINPOINT_KEY]: "127.0.0.1:20881" } });
+    const pending = runWithRpcContext((ctx) => {
+      ctx.setAttachment("traceId", "t-3");
+      return invoker.invoke(inv);
+    });
+    caller.abort(new Error("caller went away"));
+    await assert.rejects(pending, (error: RpcError) => error.code === Code.Canceled);
+    assert.deepEqual(invokers[1]!.lastInvocation!.attachments, { traceId: "t-3" });
   });
 
   it("select - a pinpoint address bypasses balancing and is not forwarded", async () => {

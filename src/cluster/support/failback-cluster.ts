@@ -4,6 +4,7 @@ import {
   DEFAULT_FAILBACK_TASKS,
   DEFAULT_FAILBACK_TIMES,
   DEFAULT_TIMEOUT_MS,
+  deriveInvocation,
   type Invocation,
   type Invoker,
   type RpcResult,
@@ -127,7 +128,7 @@ export class FailbackClusterInvoker extends AbstractClusterInvoker {
  * background retry runs as a new call with its own timeout.
  */
 function freshInvocation(inv: Invocation, timeoutMs: number): Invocation {
-  return { ...inv, signal: AbortSignal.timeout(timeoutMs), deadline: Date.now() + timeoutMs };
+  return deriveInvocation(inv, { signal: AbortSignal.timeout(timeoutMs), deadline: Date.now() + timeoutMs });
 }
 
 export const failbackCluster: Cluster = (directory, context) =>

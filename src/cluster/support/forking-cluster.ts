@@ -3,6 +3,7 @@ import {
   Code,
   DEFAULT_FORKS,
   DEFAULT_TIMEOUT_MS,
+  deriveInvocation,
   type Invocation,
   type Invoker,
   RpcError,
@@ -39,7 +40,7 @@ export class ForkingClusterInvoker extends AbstractClusterInvoker {
     const deadline = Math.min(Date.now() + timeoutMs, inv.deadline ?? Number.POSITIVE_INFINITY);
     const losers = new AbortController();
     const signal = AbortSignal.any([inv.signal, losers.signal]);
-    const forkInv: Invocation = { ...inv, signal, deadline };
+    const forkInv = deriveInvocation(inv, { signal, deadline });
     const budgetMs = Math.max(0, deadline - Date.now());
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;

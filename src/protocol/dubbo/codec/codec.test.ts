@@ -4,6 +4,7 @@ import { BizError, java } from "../../../core/index.js";
 import { createHessian2Serialization, createJsonSerialization } from "../../../serialize/index.js";
 import { BodyOutputSlot } from "./body-output.js";
 import { intVersion, supportsResponseAttachments } from "./dubbo-version.js";
+import { KeptInput } from "./kept-input.js";
 import {
   encodeAttachments,
   encodeRequestBody,
@@ -202,6 +203,64 @@ describe("dubbo codec", () => {
     const decoded = decodeResponseBody(HESSIAN2, body, java.String);
     assert.equal(decoded.value, "Hello world");
     assert.deepEqual(decoded.attachments, { dubbo: "2.0.2" });
+  });
+
+  it("kept input - one input decodes interleaved responses of two types, and no value views a body", () => {
+    const User = java.Class("com.foo.User", {
+      id: java.long,
+      name: java.String,
+      tags: java.List(java.String),
+    });
+    const slot = new BodyOutputSlot(HESSIAN2);
+    const inputs = new KeptInput(HESSIAN2);
+    const decoded: unknown[] = [];
+    for (let i = 0; i < 4; i++) {
+      const user = { id: i, name: `user ${i}`, tags: [`t${i}`] };
+      const bodies = [
+        // Copies: a body is a view of a socket chunk, which the next read overwrites.
+        [Buffer.from(encodeValueResponse(slot, user, User, true, { k: `v${i}` })), User],
+        [Buffer.from(encodeValueResponse(slot, Buffer.from([i, 1, 2]), java.bytes, true, {})), java.bytes],
+        [Buffer.from(encodeValueResponse(slot, `text ${i}`, java.String, false, {})), java.String],
+      ] as const;
+      for (const [body, type] of bodies) {
+        const response = decodeResponseBody(HESSIAN2, body, type, inputs);
+        body.fill(0);
+        decoded.push(response.value, response.attachments);
+      }
+    }
+    decoded.forEach((value, n) => {
+      const i = Math.floor(n / 6);
+      const expected = [
+        { id: i, name: `user ${i}`, tags: [`t${i}`] },
+        { k: `v${i}`, dubbo: "2.0.2" },
+        Buffer.from([i, 1, 2]),
+        { dubbo: "2.0.2" },
+        `text ${i}`,
+        {},
+      ][n % 6];
+      // The User arrives on its class's prototype: its own fields are compared.
+      const own =
+        value instanceof Uint8Array ? Buffer.from(value) : typeof value === "object" ? { ...value } : value;
+      assert.deepEqual(own, expected, `value ${n}`);
+    });
+  });
+
+  it("kept input - the same input serves body after body, a body read inside another gets its own", () => {
+    const inputs = new KeptInput(HESSIAN2);
+    const body = Buffer.from(encodeValueResponse(new BodyOutputSlot(HESSIAN2), "a", java.String, false, {}));
+    const first = inputs.take(body);
+    const nested = inputs.take(body);
+    assert.notEqual(nested, first, "a body taken while the kept input is out gets another");
+    assert.equal(nested.readValue(), first.readValue());
+    inputs.give(nested);
+    inputs.give(first);
+    assert.equal(first.remaining, 0, "given back, the input lets go of the body");
+    assert.equal(inputs.take(body), first);
+    const json = new KeptInput(JSON_SERIALIZATION);
+    const jsonBody = Buffer.from(
+      encodeValueResponse(new BodyOutputSlot(JSON_SERIALIZATION), "a", java.String, false, {}),
+    );
+    assert.equal(decodeResponseBody(JSON_SERIALIZATION, jsonBody, java.String, json).value, "a");
   });
 
   it("response attachments - the bytes of { dubbo } alone decode to one shared record; any other map is read", () => {

@@ -9,6 +9,7 @@ import {
 import type { ObjectInput, Serialization } from "../../../serialize/index.js";
 import { HEADER_LENGTH } from "../framing/index.js";
 import { type BodyOutputSlot, toAttachmentRecord } from "./body-output.js";
+import { KeptInput } from "./kept-input.js";
 
 /** The first value of a response body (Java's `DubboCodec.RESPONSE_*`), written as a byte (a Hessian int). */
 export const ResponseFlag = {
@@ -161,13 +162,31 @@ function readAttachments(serialization: Serialization, reader: ObjectInput, body
   return toAttachmentRecord(reader.readValue());
 }
 
-/** Java's `DecodeableRpcResult.decode`: the flag picks which of value, exception, attachments follow. */
+/**
+ * Java's `DecodeableRpcResult.decode`: the flag picks which of value, exception, attachments follow.
+ * `inputs` (one per invoker) lends the input, restarted per body and released after it: the values
+ * read are the caller's own (strings, binaries and objects are copies; no view of `body` is kept).
+ */
 export function decodeResponseBody(
   serialization: Serialization,
   body: Buffer,
   returnType: JavaType | undefined,
+  inputs: KeptInput = new KeptInput(serialization),
 ): DecodedResponse {
-  const reader = serialization.createInput(body);
+  const reader = inputs.take(body);
+  try {
+    return readResponse(serialization, reader, body, returnType);
+  } finally {
+    inputs.give(reader);
+  }
+}
+
+function readResponse(
+  serialization: Serialization,
+  reader: ObjectInput,
+  body: Buffer,
+  returnType: JavaType | undefined,
+): DecodedResponse {
   const flag = reader.readValue();
   const type = returnType?.kind === "void" ? undefined : returnType;
   switch (flag) {

@@ -10,7 +10,7 @@ import {
   slotTypeOf,
   slotTypeOfValue,
 } from "../../core/index.js";
-import type { SerializationTable } from "../../serialize/index.js";
+import type { ObjectInput, SerializationTable } from "../../serialize/index.js";
 import type { Logger } from "../../transport/index.js";
 import type { Executor } from "../shared/dispatch/executor.js";
 import type { ExportedService, ExporterTable } from "../shared/exporter-table.js";
@@ -227,11 +227,14 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
     let attachments: Record<string, unknown>;
     let returnType: JavaType | undefined;
     let types: readonly JavaType[];
+    let input: ObjectInput | undefined;
     try {
       const read = codec.requests.readHead(request.body);
       head = read.head;
+      input = read.input;
       const exported = table.forPath(head.path);
       if (!permitted.permits(exported, head.version, request.serializationId)) {
+        codec.requests.release(input);
         return refusedSerialization(request, head, exported);
       }
       // The called overload's types, or, without a contract and for `$invoke`/`$echo`, the descriptor's.
@@ -241,6 +244,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
       args = readRequestArgs(read.input, types);
       attachments = codec.requests.readAttachments(request.body, read.input, readRequestAttachments);
     } catch (error) {
+      if (input !== undefined) codec.requests.release(input);
       return badRequest(request, head, error);
     }
     const attach = supportsResponseAttachments(head.dubboVersion);

@@ -1,4 +1,5 @@
 import type { ObjectInput, Serialization } from "../../../serialize/index.js";
+import { KeptInput } from "./kept-input.js";
 import { type RequestHead, readRequestHead } from "./request-body.js";
 
 /**
@@ -79,35 +80,21 @@ function isPrimitive(value: unknown): boolean {
   return value === null || (typeof value !== "object" && typeof value !== "function");
 }
 
-const NO_BYTES = Buffer.alloc(0);
-
 export class RequestCache {
-  readonly #serialization: Serialization;
   readonly #heads = new RecentBytes<RequestHead>();
   readonly #attachments = new RecentBytes<Readonly<Record<string, unknown>>>();
-  /** The input every request is read with, when the serialization can restart one (bodies are read one at a time). */
-  #input: ObjectInput | undefined;
+  /** The input every request is read with (bodies are read one at a time), handed back by `release`. */
+  readonly #inputs: KeptInput;
 
   constructor(serialization: Serialization) {
-    this.#serialization = serialization;
-  }
-
-  #inputFor(body: Buffer, offset: number): ObjectInput {
-    const input = this.#input;
-    if (input?.restart === undefined) {
-      const created = this.#serialization.createInput(body, offset);
-      if (created.restart !== undefined) this.#input = created;
-      return created;
-    }
-    input.restart(body, offset);
-    return input;
+    this.#inputs = new KeptInput(serialization);
   }
 
   /** Reads the head of `body`; the input is left at the first argument. */
   readHead(body: Buffer): { readonly head: RequestHead; readonly input: ObjectInput } {
     const hit = this.#heads.find(body, 0, false);
-    if (hit !== undefined) return { head: hit.value, input: this.#inputFor(body, hit.bytes.length) };
-    const input = this.#inputFor(body, 0);
+    if (hit !== undefined) return { head: hit.value, input: this.#inputs.take(body, hit.bytes.length) };
+    const input = this.#inputs.take(body, 0);
     const head = readRequestHead(input);
     this.#heads.remember(body.subarray(0, input.offset), head);
     return { head, input };
@@ -125,12 +112,12 @@ export class RequestCache {
     const offset = input.offset;
     const hit = this.#attachments.find(body, offset, true);
     if (hit !== undefined) {
-      this.#release(input);
+      this.release(input);
       return { ...hit.value };
     }
     const attachments = decode(input);
     const ended = input.remaining === 0;
-    this.#release(input);
+    this.release(input);
     if (this.#attachments.resting) return attachments;
     // Only flat maps are shared (a copy of the record is handed out); nested values could be mutated.
     let flat = true;
@@ -141,8 +128,11 @@ export class RequestCache {
     return attachments;
   }
 
-  /** The attachments end a request: the kept input lets go of its body and values until the next. */
-  #release(input: ObjectInput): void {
-    if (input === this.#input) input.restart?.(NO_BYTES, 0);
+  /**
+   * The input lets go of its body and values until the next request: the attachments end a
+   * request, and a request refused or failed before them hands its input back here too.
+   */
+  release(input: ObjectInput): void {
+    this.#inputs.give(input);
   }
 }

@@ -3,8 +3,8 @@
 // file under src/ and test/, after making sure the real peers the tests need (Java Hessian,
 // ZooKeeper, Java Dubbo from Maven Central) are present.
 // Usage: npm test [-- --only-tests] [-- <path filter>...]
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureJavaDubbo } from "./java-dubbo-deps.mjs";
 import { ensureSystemPackages } from "./system-deps.mjs";
@@ -57,14 +57,71 @@ try {
   process.exit(1);
 }
 
+/** The processes still in process group `group` (pid and command line), read from /proc (Linux). */
+function processesOfGroup(group) {
+  const found = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Field 5 of /proc/<pid>/stat is the process group; the command name (field 2) may hold spaces.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // A zombie ('Z', ended and waiting for its parent) is not running.
+      if (Number(fields[2]) === group && fields[0] !== "Z") {
+        const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+        found.push(`${entry} (${command})`);
+      }
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+/**
+ * Runs the test runner in a process group of its own, so that whatever a test file started and
+ * did not stop (a peer of a file that timed out) is stopped by that group when the run ends, and
+ * named, since a leftover process is a test bug.
+ */
+function runTests(label, args, env) {
+  const started = Date.now();
+  process.stdout.write(`\n▶ ${label}\n`);
+  const runner = spawn(process.execPath, args, {
+    stdio: "inherit",
+    detached: true,
+    env: { ...process.env, ...env },
+  });
+  const forward = (signal) => process.kill(-runner.pid, signal);
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  runner.on("exit", (code, signal) => {
+    const leftovers = processesOfGroup(runner.pid);
+    if (leftovers.length > 0) {
+      process.stdout.write(
+        `⚠ stopping ${leftovers.length} process(es) the tests left running: ${leftovers.join("; ")}\n`,
+      );
+      try {
+        process.kill(-runner.pid, "SIGKILL");
+      } catch {
+        // they ended meanwhile
+      }
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (code !== 0) {
+      process.stdout.write(`✖ ${label} failed after ${seconds}s${signal ? ` (${signal})` : ""}\n`);
+      process.exit(code ?? 1);
+    }
+    process.stdout.write(`✔ ${label} (${seconds}s)\n`);
+  });
+}
+
 const files = testFiles();
 if (files.length === 0) {
   process.stdout.write("no test files matched\n");
   process.exit(1);
 }
-run(
+runTests(
   `tests (${files.length} files)`,
-  process.execPath,
   [
     "--import",
     "tsx",

@@ -9,13 +9,14 @@ import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { type Invoker, type Protocol, silentLogger, Url } from "../../src/core/index.js";
+import { type Protocol, silentLogger, Url } from "../../src/core/index.js";
 import { createDubboProtocol } from "../../src/protocol/dubbo/index.js";
 import { RegistryDirectory } from "../../src/registry/directory/index.js";
 import { ChildUrls } from "../../src/registry/zookeeper/child-urls.js";
 import { ZkClient } from "../../src/registry/zookeeper/zk-client.js";
 import { createZookeeperRegistry } from "../../src/registry/zookeeper/zookeeper-registry.js";
-import { PROVIDERS_PATH, providerNode, SCALE_IFACE, writeProviders } from "./providers.js";
+import { bareProtocol } from "./bare-invoker.js";
+import { PROVIDERS_PATH, providerNode, scaleConsumerUrl, writeProviders } from "./providers.js";
 
 const [connectString, countText, changesText, invokers, portText, profileDir] = process.argv.slice(2);
 if (connectString === undefined || (invokers !== "dubbo" && invokers !== "eager" && invokers !== "bare"))
@@ -103,55 +104,14 @@ for (let read = 0; read < 5; read++) {
 }
 const rawRead = median(rawReads);
 
-/**
- * An invoker that holds only its URL; its methods are on the prototype because under tsx every
- * function made per object costs ~250 bytes (esbuild's `__name` gives it a dictionary of
- * properties), which is the bench's, not the directory's.
- */
-class BareInvoker implements Invoker {
-  readonly url: Url;
-  constructor(url: Url) {
-    this.url = url;
-  }
-  isAvailable(): boolean {
-    return true;
-  }
-  invoke(): Promise<never> {
-    return Promise.reject(new Error("the bare bench protocol does not call"));
-  }
-  async destroy(): Promise<void> {}
-}
-
 const registryUrl = Url.parse(`zookeeper://${connectString}?application=scale-consumer&file.cache=false`);
 const registry = await createZookeeperRegistry(registryUrl, { logger: silentLogger });
 // `bare`: invokers that hold only their URL, so the figures are the registry and directory alone.
-const protocol: Protocol =
-  invokers !== "bare"
-    ? createDubboProtocol({ logger: silentLogger })
-    : {
-        name: "dubbo",
-        defaultPort: 20880,
-        export: () => Promise.reject(new Error("the bare bench protocol only refers")),
-        refer: async (url) => new BareInvoker(url),
-        destroy: async () => {},
-      };
-const consumerUrl = new Url({
-  protocol: "consumer",
-  host: "127.0.0.1",
-  port: 0,
-  path: SCALE_IFACE,
-  params: {
-    application: "scale-consumer",
-    check: "false",
-    dubbo: "2.0.2",
-    interface: SCALE_IFACE,
-    lazy: String(invokers === "dubbo"),
-    methods: "echo,find,save,remove,list",
-    pid: String(process.pid),
-    release: "2.7.23",
-    side: "consumer",
-    timestamp: String(Date.now()),
-  },
+const protocol: Protocol = invokers !== "bare" ? createDubboProtocol({ logger: silentLogger }) : bareProtocol;
+const consumerUrl = scaleConsumerUrl({
+  lazy: String(invokers === "dubbo"),
+  pid: String(process.pid),
+  timestamp: String(Date.now()),
 });
 const directory = new RegistryDirectory({ consumerUrl, registry, protocol, logger: silentLogger });
 const heapBefore = heapAfterGc();

@@ -39,6 +39,26 @@ export function scaleProviderUrl(index: number, port?: number): Url {
   });
 }
 
+/** The reference's consumer URL as the directory benches subscribe it, with `extra` parameters. */
+export function scaleConsumerUrl(extra: Readonly<Record<string, string>>): Url {
+  return new Url({
+    protocol: "consumer",
+    host: "127.0.0.1",
+    port: 0,
+    path: SCALE_IFACE,
+    params: {
+      application: "scale-consumer",
+      check: "false",
+      dubbo: "2.0.2",
+      interface: SCALE_IFACE,
+      methods: "echo,find,save,remove,list",
+      release: "2.7.23",
+      side: "consumer",
+      ...extra,
+    },
+  });
+}
+
 /** Writes providers `from` … `to - 1` as ephemeral nodes of `client`'s session. */
 export async function writeProviders(
   client: ZkClient,

@@ -1,4 +1,4 @@
-import { javaUrlEncode } from "./url-encoding.js";
+import { javaUrlEncode, ownCopy } from "./url-encoding.js";
 
 /** A decoded URL's parts before its parameters. */
 export interface UrlHead {
@@ -79,16 +79,4 @@ function isPlainHostChar(c: number): boolean {
     c === 0x2d || // -
     c === 0x5f // _
   );
-}
-
-/** Slices this long are views that keep the whole node name alive (V8's sliced strings). */
-const SLICE_VIEW_LENGTH = 13;
-
-/**
- * The string as its own copy, not a view into the ~400-byte node name it was cut from, which a
- * provider's `Url` would otherwise keep alive. `decodeURIComponent` of text with no escape makes a
- * flat copy.
- */
-function ownCopy(slice: string): string {
-  return slice.length < SLICE_VIEW_LENGTH ? slice : decodeURIComponent(slice);
 }

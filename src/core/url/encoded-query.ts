@@ -1,5 +1,5 @@
 import { ParamShape, ShapedParams } from "./shaped-params.js";
-import { javaUrlDecode } from "./url-encoding.js";
+import { javaUrlDecode, ownCopy } from "./url-encoding.js";
 
 /** Parameter names and shapes remembered; each table starts over when full. */
 const NAMES_MAX = 512;
@@ -164,13 +164,22 @@ export class EncodedQueryReader {
 
   #value(name: Name, encoded: string): string {
     const values = name.values;
-    if (values === undefined) return javaUrlDecode(encoded);
+    if (values === undefined) return decodedCopy(encoded);
     let decoded = values.get(encoded);
     if (decoded === undefined) {
-      decoded = javaUrlDecode(encoded);
+      decoded = decodedCopy(encoded);
       if (values.size >= VALUES_PER_NAME_MAX) name.values = undefined;
-      else values.set(encoded, decoded);
+      else values.set(ownCopy(encoded), decoded);
     }
     return decoded;
   }
+}
+
+/**
+ * A value cut out of a node name, decoded into a string of its own: with nothing to decode,
+ * `javaUrlDecode` hands back the slice, which holds the whole name.
+ */
+function decodedCopy(encoded: string): string {
+  const decoded = javaUrlDecode(encoded);
+  return decoded === encoded ? ownCopy(encoded) : decoded;
 }

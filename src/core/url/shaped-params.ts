@@ -43,6 +43,10 @@ export class ShapedParams implements ReadonlyMap<string, string> {
     return this.#values.length;
   }
 
+  get names(): readonly string[] {
+    return this.#shape.names;
+  }
+
   *entries(): MapIterator<[string, string]> {
     const { names } = this.#shape;
     for (let i = 0; i < names.length; i++) yield [names[i]!, this.#values[i]!];
@@ -64,4 +68,12 @@ export class ShapedParams implements ReadonlyMap<string, string> {
     const { names } = this.#shape;
     for (let i = 0; i < names.length; i++) callback(this.#values[i]!, names[i]!, this);
   }
+}
+
+/**
+ * The names of `params` as one array shared by every URL of its shape, or undefined when it is
+ * not shaped: what lets a caller that keys something on the names do it once per shape.
+ */
+export function sharedParamNames(params: ReadonlyMap<string, string>): readonly string[] | undefined {
+  return params instanceof ShapedParams ? params.names : undefined;
 }

@@ -23,3 +23,16 @@ export function javaUrlDecode(text: string): string {
     );
   }
 }
+
+/** Slices this long are views that keep the whole string they were cut from alive (V8's sliced strings). */
+const SLICE_VIEW_LENGTH = 13;
+
+/**
+ * The string as its own copy, not a view into the ~400-byte node name it was cut from, which a
+ * provider's `Url` would otherwise keep alive (a 13-digit `timestamp` did, for every provider).
+ * `decodeURIComponent` of text whose `%` are escaped back makes a flat copy.
+ */
+export function ownCopy(slice: string): string {
+  if (slice.length < SLICE_VIEW_LENGTH) return slice;
+  return decodeURIComponent(slice.includes("%") ? slice.replaceAll("%", "%25") : slice);
+}

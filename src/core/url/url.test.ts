@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Url } from "./url.js";
 import { javaUrlDecode, javaUrlEncode } from "./url-encoding.js";
 
@@ -153,6 +155,34 @@ describe("Url", () => {
     assert.deepEqual([...repeated.params], [["a", "3"]]);
     const mirrored = Url.decode(Url.parse("dubbo://h:1/S?a=1&default.b=2").encode());
     assert.equal(mirrored.get("b"), "2");
+  });
+
+  it("decode - a decoded URL does not keep its node name alive", () => {
+    // A value cut out of the name without decoding is a view into the whole name (V8's sliced
+    // strings): a 13-digit timestamp per provider kept each provider's node name in the heap.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const shared = "x".repeat(4_000); // the same for every URL, so stored once
+    const count = 1_000;
+    const names = Array.from({ length: count }, (_, i) =>
+      new Url({
+        protocol: "dubbo",
+        host: `10.0.${i >> 8}.${i & 255}`,
+        port: 20880,
+        path: "com.foo.S",
+        params: { methods: shared, timestamp: String(1_700_000_000_000 + i), token: `t-${i}-abcdefghijklmn` },
+      }).encode(),
+    );
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const urls = names.splice(0).map((name) => Url.decode(`${name} `.slice(0, -1)));
+    gc();
+    const perUrl = (process.memoryUsage().heapUsed - before) / count;
+    assert.equal(urls[7]?.get("timestamp"), "1700000000007");
+    assert.ok(
+      perUrl < 2_000,
+      `each decoded URL holds ${perUrl.toFixed(0)} bytes (its node name is over 4 000)`,
+    );
   });
 
   it("javaUrlEncode - escapes !'()~ and writes space as '+', keeps .-*_", () => {

@@ -1,3 +1,5 @@
+import { sharedParamNames } from "../../core/index.js";
+
 interface NameNode {
   readonly next: Map<string, NameNode>;
   /** The names up to here joined, once some URL's names end here. */
@@ -11,8 +13,21 @@ interface NameNode {
  */
 export class ParamNameSets {
   readonly #root: NameNode = { next: new Map(), id: undefined };
+  /** The id of each shape's shared names (see `sharedParamNames`): one lookup, not one per name. */
+  readonly #byShape = new WeakMap<readonly string[], string>();
 
   idOf(params: ReadonlyMap<string, string>): string {
+    const names = sharedParamNames(params);
+    if (names === undefined) return this.#walk(params);
+    let id = this.#byShape.get(names);
+    if (id === undefined) {
+      id = this.#walk(params);
+      this.#byShape.set(names, id);
+    }
+    return id;
+  }
+
+  #walk(params: ReadonlyMap<string, string>): string {
     let node = this.#root;
     for (const name of params.keys()) {
       let child = node.next.get(name);

@@ -427,14 +427,13 @@ export class RegistryDirectory extends SnapshotDirectory {
     const { slots, fresh, freshAt, departed } = plan;
     const reused = new Set<Invoker>();
     const referring = fresh.length === 0 ? [] : this.#resolveFresh(fresh, freshAt, departed, slots, reused);
-    const referred = await this.#referInTurns(referring);
+    const failed = await this.#referInTurns(referring);
     if (this.destroyed) {
-      await Promise.allSettled(referred.map(({ entry }) => entry.invoker?.destroy()));
+      await Promise.allSettled(referring.map(({ entry }) => entry.invoker?.destroy()));
       return;
     }
     const unavailable = new Set<Entry>();
-    for (const { entry, url, error } of referred) {
-      if (entry.invoker !== undefined) continue;
+    for (const { entry, url, error } of failed) {
       unavailable.add(entry);
       this.#logger.warn(
         `could not refer to provider ${url.address} of ${this.url.serviceKey}; left out until the registry notifies it again`,
@@ -453,11 +452,7 @@ export class RegistryDirectory extends SnapshotDirectory {
     this.#updateOverriddenUrl(defaultGivers);
     this.swap({ invokers: ordered, excluded, routers });
     const removed = invokersOf(departed).filter((i) => !reused.has(i));
-    this.#logChanges(
-      referred.flatMap(({ entry }) => (entry.invoker === undefined ? [] : [entry.invoker])),
-      removed,
-      ordered.length,
-    );
+    this.#logChanges(invokersOf(referring.map(({ entry }) => entry)), removed, ordered.length);
     if (ordered.length > 0) for (const done of [...this.#providerWaiters]) done();
     const results = await Promise.allSettled(removed.map((i) => i.destroy()));
     for (const result of results) {
@@ -560,26 +555,28 @@ export class RegistryDirectory extends SnapshotDirectory {
    * Refers each entry's merged URL, a bounded number per event-loop turn: an eager protocol opens
    * a socket within `refer`, and 10 000 of them started in one turn stalled the loop for seconds
    * (see docs/perf/directory-at-scale.md); between turns, connections already opened make progress.
+   * Sets each entry's invoker and returns the refers that failed; the promises are settled together,
+   * where a reaction per refer cost two closures and a result object per provider.
    */
-  async #referInTurns(referring: readonly Referring[]): Promise<Referred[]> {
-    const referred: Array<Promise<Referred>> = [];
+  async #referInTurns(referring: readonly Referring[]): Promise<Failed[]> {
+    const refers: Array<Promise<Invoker>> = [];
     for (let start = 0; start < referring.length; start += REFERS_PER_TURN) {
       if (start > 0) await new Promise((resolve) => setImmediate(resolve));
       if (this.destroyed) break;
-      for (const one of referring.slice(start, start + REFERS_PER_TURN)) {
-        const protocol = protocolFor(this.#protocol, one.url.protocol) as Protocol;
-        referred.push(
-          protocol.refer(one.url).then(
-            (invoker) => {
-              one.entry.invoker = invoker;
-              return { ...one, error: undefined };
-            },
-            (error: unknown) => ({ ...one, error }),
-          ),
-        );
+      const end = Math.min(start + REFERS_PER_TURN, referring.length);
+      for (let i = start; i < end; i++) {
+        const { url } = referring[i]!;
+        refers.push((protocolFor(this.#protocol, url.protocol) as Protocol).refer(url));
       }
     }
-    return Promise.all(referred);
+    const results = await Promise.allSettled(refers);
+    const failed: Failed[] = [];
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if (result.status === "fulfilled") referring[i]!.entry.invoker = result.value;
+      else failed.push({ ...referring[i]!, error: result.reason });
+    }
+    return failed;
   }
 }
 
@@ -616,7 +613,7 @@ interface Referring {
   readonly url: Url;
 }
 
-interface Referred extends Referring {
+interface Failed extends Referring {
   /** Why `refer` failed (the entry then has no invoker). */
   readonly error: unknown;
 }

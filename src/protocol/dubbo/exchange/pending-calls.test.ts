@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Code, DeadlineTimers, RpcError } from "../../../core/index.js";
 import { createPendingCalls, RAW_RESPONSE } from "./pending-calls.js";
 
@@ -28,5 +31,19 @@ describe("pending calls", () => {
       return true;
     });
     assert.equal(pending.size, 0);
+  });
+
+  it("pending calls - a settled call's value is not kept by the table once the caller drops it", async () => {
+    setFlagsFromString("--expose-gc");
+    const collect = runInNewContext("gc") as () => void;
+    const pending = createPendingCalls("127.0.0.1:1", new DeadlineTimers({ keepAlive: false }));
+    const held = await (async () => {
+      const answered = pending.add(3, call, 60_000, undefined, () => ({ payload: Buffer.alloc(1024) }));
+      pending.resolve(3, { id: 3, status: 20, serializationId: 2, body: Buffer.alloc(0) });
+      return new WeakRef(await answered);
+    })();
+    await nextTurn();
+    collect();
+    assert.equal(held.deref(), undefined, "the last call's promise (and its value) is still reachable");
   });
 });

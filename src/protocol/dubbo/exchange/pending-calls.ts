@@ -100,6 +100,20 @@ function elapsedSince(startedAt: number): number {
   return Math.round(performance.now() - startedAt);
 }
 
+/**
+ * The resolving functions of the promise a call gets, passed out by one shared executor instead of
+ * a closure made per call (that closure and its context were 161 B of every consumer call). An
+ * executor runs synchronously inside `new Promise`, so the line after it reads this call's pair;
+ * it then clears them, so no settled promise stays reachable from here.
+ */
+let handedResolve: ((value: unknown) => void) | undefined;
+let handedReject: ((error: unknown) => void) | undefined;
+
+function handOverSettlers(resolve: (value: never) => void, reject: (error: unknown) => void): void {
+  handedResolve = resolve as (value: unknown) => void;
+  handedReject = reject;
+}
+
 /** A timeout of 0 or less expires on the next turn of the event loop. */
 function expireNow(entry: PendingCall): void {
   entry.onDeadline();
@@ -126,16 +140,19 @@ class PendingTable implements PendingCalls {
     signal: AbortSignal | undefined,
     read: ResponseReader<T>,
   ): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const settle = resolve as (value: unknown) => void;
-      // One clock reading for the start and the deadline (a clock read is not free on every host).
-      const now = performance.now();
-      const entry = new PendingCall(this, now, id, call, timeoutMs, signal, read, settle, reject);
-      this.#calls.add(entry);
-      if (timeoutMs > 0) this.#timers.add(entry, timeoutMs, now);
-      else setImmediate(expireNow, entry).unref();
-      signal?.addEventListener("abort", entry);
-    });
+    const promise = new Promise<T>(handOverSettlers);
+    const resolve = handedResolve!;
+    const reject = handedReject!;
+    handedResolve = undefined;
+    handedReject = undefined;
+    // One clock reading for the start and the deadline (a clock read is not free on every host).
+    const now = performance.now();
+    const entry = new PendingCall(this, now, id, call, timeoutMs, signal, read, resolve, reject);
+    this.#calls.add(entry);
+    if (timeoutMs > 0) this.#timers.add(entry, timeoutMs, now);
+    else setImmediate(expireNow, entry).unref();
+    signal?.addEventListener("abort", entry);
+    return promise;
   }
 
   /** Removes `entry` if it still waits, with its timer and its abort listener. */

@@ -57,6 +57,11 @@ export class GrpcResponse {
     });
   }
 
+  /** What the answer's message errors name, spelled only when one needs it. */
+  describe(): string {
+    return `the response of ${this.#what}`;
+  }
+
   /** Whether the provider answered with headers (it was reached, whatever the status). */
   get answered(): boolean {
     return this.#headers[":status"] !== undefined;
@@ -71,7 +76,7 @@ export class GrpcResponse {
    */
   single<T>(reading: UnaryReading<T>): Promise<T> {
     const stream = this.#stream;
-    const reader = new MessageReader(this.#limit, `the response of ${this.#what}`);
+    const reader = new MessageReader(this.#limit, this);
     let unreadable: RpcError | undefined;
     return new Promise<T>((resolve, reject) => {
       stream.on("data", (chunk: Buffer) => {
@@ -112,7 +117,7 @@ export class GrpcResponse {
       );
     }
     const encoding = messageEncodingOf(headerText(this.#headers, GRPC_ENCODING));
-    return messageBytes(reader.messages[0]!, encoding, this.#limit, `the response of ${this.#what}`);
+    return messageBytes(reader.messages[0]!, encoding, this.#limit, this);
   }
 
   /**

@@ -35,3 +35,12 @@ export async function sampleAllocations(
   walk(profile.head);
   return bySite;
 }
+
+/** The `top` largest sites of `sites` as bytes per call, one a line. */
+export function describeAllocationSites(sites: Map<string, number>, calls: number, top = 40): string {
+  return [...sites]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([site, bytes]) => `${(bytes / calls).toFixed(0).padStart(7)} B  ${site}\n`)
+    .join("");
+}

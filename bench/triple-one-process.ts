@@ -7,7 +7,7 @@
  * `npm run build && TSX_TSCONFIG_PATH=bench/tsconfig.compiled.json npx tsx bench/triple-one-process.ts [tri|grpc-js|http2]`.
  */
 import { loadContender, parseContenderName } from "./e2e/contenders.js";
-import { costPerCallRounds } from "./e2e/cost-rounds.js";
+import { closedLoopRound, costPerCallRounds } from "./e2e/cost-rounds.js";
 import { requireCompiledPackage, textFor, traceFor } from "./e2e/workloads.js";
 
 const CONCURRENCY = 64;
@@ -19,7 +19,7 @@ const contender = await loadContender(name);
 const server = await contender.startServer();
 const client = await contender.connect(server.port);
 const call = (n: number) => client.echoText(textFor(n), traceFor(n));
-const rounds = await costPerCallRounds(call, CONCURRENCY, ROUND_MS);
+const rounds = await costPerCallRounds(closedLoopRound(call, CONCURRENCY), ROUND_MS);
 process.stdout.write(`${name}, consumer + provider per call (CPU, allocated): ${rounds}\n`);
 await client.close();
 await server.close();

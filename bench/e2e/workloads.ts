@@ -62,7 +62,7 @@ export interface EchoServer {
 export type ServerName = ContenderName | "dubbo-js" | "ping-pong";
 
 /** dubbo-ts over dubbo and over Triple, and the peers and ceilings each is measured against. */
-export type ContenderName = "dubbo-ts" | "net" | "tri" | "grpc-js" | "http2";
+export type ContenderName = "dubbo-ts" | "net" | "tri" | "grpc-js" | "http2" | "http2-als";
 export const CONTENDERS: readonly ContenderName[] = ["dubbo-ts", "net"];
 
 export interface Contender {

@@ -59,7 +59,18 @@ export interface RawMessage {
   readonly payload: Buffer;
 }
 
-function tooLarge(what: string, size: string, limit: number): RpcError {
+/**
+ * What a message's errors name (`the request to … at host:port`): the text, or the call that
+ * spells it only when an error needs it, so a call that succeeds builds no such string.
+ */
+export type MessageOwner = string | { describe(): string };
+
+export function describeOwner(owner: MessageOwner): string {
+  return typeof owner === "string" ? owner : owner.describe();
+}
+
+function tooLarge(owner: MessageOwner, size: string, limit: number): RpcError {
+  const what = describeOwner(owner);
   return new RpcError(
     `${what} is ${size}, over the payload limit of ${limit} bytes; raise \`payload\` on both sides or send less`,
     Code.ResourceExhausted,
@@ -74,11 +85,11 @@ const NO_BYTES = Buffer.alloc(0);
  */
 export class MessageReader {
   readonly #limit: number;
-  readonly #what: string;
+  readonly #what: MessageOwner;
   #pending: Buffer = NO_BYTES;
   readonly messages: RawMessage[] = [];
 
-  constructor(limit: number, what: string) {
+  constructor(limit: number, what: MessageOwner) {
     this.#limit = limit;
     this.#what = what;
   }
@@ -94,7 +105,7 @@ export class MessageReader {
       const flag = data[at]!;
       if (flag > 1) {
         throw new RpcError(
-          `${this.#what} has compressed flag ${flag} (expected 0 or 1): the peer does not speak gRPC framing`,
+          `${describeOwner(this.#what)} has compressed flag ${flag} (expected 0 or 1): the peer does not speak gRPC framing`,
           Code.Internal,
         );
       }
@@ -108,7 +119,7 @@ export class MessageReader {
   finish(): void {
     if (this.#pending.length > 0) {
       throw new RpcError(
-        `${this.#what} ended inside a message (${this.#pending.length} bytes left over)`,
+        `${describeOwner(this.#what)} ended inside a message (${this.#pending.length} bytes left over)`,
         Code.Internal,
       );
     }
@@ -123,9 +134,10 @@ export function messageBytes(
   message: RawMessage,
   encoding: MessageEncoding,
   limit: number,
-  what: string,
+  owner: MessageOwner,
 ): Buffer | Promise<Buffer> {
   if (!message.compressed) return message.payload;
+  const what = describeOwner(owner);
   if (encoding === "identity") {
     throw new RpcError(`${what} is compressed but the stream's grpc-encoding is identity`, Code.Internal);
   }

@@ -18,12 +18,28 @@ export interface UnaryReading<T> {
   decode(message: Buffer): T;
 }
 
+/** The response each stream of a {@link GrpcResponse} belongs to, read by the class's listeners. */
+const RESPONSE = Symbol("triple response");
+
+type ResponseStream = ClientHttp2Stream & { [RESPONSE]?: GrpcResponse };
+
+/** What {@link GrpcResponse.single} is waiting with, until the stream has closed. */
+interface PendingSingle {
+  readonly reading: UnaryReading<unknown>;
+  readonly reader: MessageReader;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  unreadable: RpcError | undefined;
+}
+
 /**
  * The answer on one client stream, read one way for every Triple call (wrapper mode and IDL): the
  * response headers, the messages (decoded from the `grpc-encoding` the headers name, each within
  * `payload`), then the status from the trailers (or from the headers of a trailers-only answer)
  * and the attachments both carry. A call that answers one message reads it with {@link single};
- * a streaming answer is pulled with {@link messages}.
+ * a streaming answer is pulled with {@link messages}. The stream's listeners are one function of
+ * each kind for every stream (`this` is the stream, which points back at its response), so a call
+ * makes no closure for them.
  */
 export class GrpcResponse {
   readonly #stream: ClientHttp2Stream;
@@ -36,25 +52,75 @@ export class GrpcResponse {
   #rawTrailers: string[] | undefined;
   /** What destroyed the stream when it is one of ours (the connection's keepalive names the missed PING). */
   #destroyedBy: RpcError | undefined;
+  #single: PendingSingle | undefined;
+
+  static readonly #onError = function (this: ResponseStream, error: Error): void {
+    if (error instanceof RpcError) this[RESPONSE]!.#destroyedBy = error;
+  };
+
+  static readonly #onResponse = function (
+    this: ResponseStream,
+    headers: IncomingHttpHeaders,
+    _flags: number,
+    raw?: string[],
+  ): void {
+    const response = this[RESPONSE]!;
+    response.#headers = headers;
+    response.#rawHeaders = raw;
+  };
+
+  static readonly #onTrailers = function (
+    this: ResponseStream,
+    trailers: IncomingHttpHeaders,
+    _flags: number,
+    raw?: string[],
+  ): void {
+    const response = this[RESPONSE]!;
+    response.#trailers = trailers;
+    response.#rawTrailers = raw;
+  };
+
+  static readonly #onSingleData = function (this: ResponseStream, chunk: Buffer): void {
+    const single = this[RESPONSE]!.#single!;
+    if (single.unreadable !== undefined) return;
+    try {
+      single.reader.push(chunk);
+    } catch (error) {
+      single.unreadable = error as RpcError;
+      this.close(constants.NGHTTP2_CANCEL);
+    }
+  };
+
+  static readonly #onSingleClose = function (this: ResponseStream): void {
+    const response = this[RESPONSE]!;
+    const { reading, reader, resolve, reject, unreadable } = response.#single!;
+    try {
+      const canceled = reading.closed();
+      const message = response.#onlyMessage(reader, unreadable ?? response.#destroyedBy ?? canceled);
+      resolve(
+        message instanceof Promise ? message.then((bytes) => reading.decode(bytes)) : reading.decode(message),
+      );
+    } catch (error) {
+      reject(error);
+    }
+  };
 
   /** `what` names the call (`Service/Method to host:port`) in every error. */
   constructor(stream: ClientHttp2Stream, what: string, limit: number) {
     this.#stream = stream;
     this.#what = what;
     this.#limit = limit;
+    (stream as ResponseStream)[RESPONSE] = this;
     // A failed stream ends its messages early; `single()` and `messages()` report it with the call's name.
-    stream.on("error", (error) => {
-      if (error instanceof RpcError) this.#destroyedBy = error;
-    });
+    stream.on("error", GrpcResponse.#onError);
     // Each is emitted once per stream: `on` spares the wrapper `once` makes.
-    stream.on("response", (headers, _flags, raw?: string[]) => {
-      this.#headers = headers;
-      this.#rawHeaders = raw;
-    });
-    stream.on("trailers", (trailers, _flags, raw?: string[]) => {
-      this.#trailers = trailers;
-      this.#rawTrailers = raw;
-    });
+    stream.on("response", GrpcResponse.#onResponse);
+    stream.on("trailers", GrpcResponse.#onTrailers);
+  }
+
+  /** What the answer's message errors name, spelled only when one needs it. */
+  describe(): string {
+    return `the response of ${this.#what}`;
   }
 
   /** Whether the provider answered with headers (it was reached, whatever the status). */
@@ -70,32 +136,16 @@ export class GrpcResponse {
    * error saying how many messages came.
    */
   single<T>(reading: UnaryReading<T>): Promise<T> {
-    const stream = this.#stream;
-    const reader = new MessageReader(this.#limit, `the response of ${this.#what}`);
-    let unreadable: RpcError | undefined;
     return new Promise<T>((resolve, reject) => {
-      stream.on("data", (chunk: Buffer) => {
-        if (unreadable !== undefined) return;
-        try {
-          reader.push(chunk);
-        } catch (error) {
-          unreadable = error as RpcError;
-          stream.close(constants.NGHTTP2_CANCEL);
-        }
-      });
-      stream.on("close", () => {
-        try {
-          const canceled = reading.closed();
-          const message = this.#onlyMessage(reader, unreadable ?? this.#destroyedBy ?? canceled);
-          resolve(
-            message instanceof Promise
-              ? message.then((bytes) => reading.decode(bytes))
-              : reading.decode(message),
-          );
-        } catch (error) {
-          reject(error);
-        }
-      });
+      this.#single = {
+        reading,
+        reader: new MessageReader(this.#limit, this),
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        unreadable: undefined,
+      };
+      this.#stream.on("data", GrpcResponse.#onSingleData);
+      this.#stream.on("close", GrpcResponse.#onSingleClose);
     });
   }
 
@@ -112,7 +162,7 @@ export class GrpcResponse {
       );
     }
     const encoding = messageEncodingOf(headerText(this.#headers, GRPC_ENCODING));
-    return messageBytes(reader.messages[0]!, encoding, this.#limit, `the response of ${this.#what}`);
+    return messageBytes(reader.messages[0]!, encoding, this.#limit, this);
   }
 
   /**

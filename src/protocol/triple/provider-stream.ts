@@ -30,9 +30,11 @@ import {
 import { ProviderInvocation } from "../shared/provider-invocation.js";
 import {
   ACCEPTED_ENCODINGS,
+  describeOwner,
   frameReservedMessage,
   MESSAGE_PREFIX_BYTES,
   type MessageEncoding,
+  type MessageOwner,
   MessageReader,
   messageBytes,
   messageEncodingOf,
@@ -167,12 +169,120 @@ export function parsePath(path: string | undefined): RequestTarget | undefined {
   return { path: path.slice(1, slash), method: path.slice(slash + 1) };
 }
 
+/** The served call each stream of {@link serveStream} belongs to, read by the module's listeners. */
+const SERVED = Symbol("triple served call");
+
+type ServedStream = ServerHttp2Stream & { [SERVED]?: ServedWrapperCall };
+
+// One listener function of each kind for every stream (`this` is the stream), no closure per call.
+function onServedClose(this: ServedStream): void {
+  this[SERVED]!.closed();
+}
+
+function onServedData(this: ServedStream, chunk: Buffer): void {
+  this[SERVED]!.read(chunk);
+}
+
+function onServedEnd(this: ServedStream): void {
+  this[SERVED]!.ended();
+}
+
+/**
+ * One wrapper-mode unary call on its stream, from the request's bytes to the answer: the request
+ * it describes ({@link TripleRequest}), its message reader, and the invocation once the service is
+ * called. One object per call, rather than a closure for each stream listener, and its name (`the
+ * request to … at host:port`) is spelled only when an error needs it.
+ */
+class ServedWrapperCall implements TripleRequest {
+  readonly path: string;
+  readonly method: string;
+  readonly encoding: MessageEncoding;
+  readonly headers: IncomingHttpHeaders;
+  readonly rawHeaders: readonly string[] | undefined;
+  readonly #context: ProviderStreamContext;
+  readonly #stream: ServerHttp2Stream;
+  readonly #exported: ExportedService | undefined;
+  readonly #done: () => void;
+  readonly #reader: MessageReader;
+  #invocation: ProviderInvocation | undefined;
+
+  constructor(
+    context: ProviderStreamContext,
+    stream: ServerHttp2Stream,
+    headers: IncomingHttpHeaders,
+    rawHeaders: readonly string[] | undefined,
+    target: RequestTarget,
+    encoding: MessageEncoding,
+    exported: ExportedService | undefined,
+    done: () => void,
+  ) {
+    this.path = target.path;
+    this.method = target.method;
+    this.encoding = encoding;
+    this.headers = headers;
+    this.rawHeaders = rawHeaders;
+    this.#context = context;
+    this.#stream = stream;
+    this.#exported = exported;
+    this.#done = done;
+    this.#reader = new MessageReader(context.payloadLimit, this);
+  }
+
+  describe(): string {
+    return `the request to ${this.path}/${this.method} at ${this.#context.address}`;
+  }
+
+  read(chunk: Buffer): void {
+    try {
+      this.#reader.push(chunk);
+    } catch (error) {
+      failStream(this.#stream, error);
+    }
+  }
+
+  ended(): void {
+    const stream = this.#stream;
+    if (stream.closed || stream.destroyed || stream.headersSent) return;
+    try {
+      const bytes = messageBytes(
+        onlyMessage(this.#reader, this),
+        this.encoding,
+        this.#context.payloadLimit,
+        this,
+      );
+      // Only a gzip request waits (to be inflated); the others are served on this callback.
+      if (bytes instanceof Promise)
+        bytes.then((inflated) => this.#call(inflated)).catch((error: unknown) => failStream(stream, error));
+      else this.#call(bytes);
+    } catch (error) {
+      failStream(stream, error);
+    }
+  }
+
+  #call(bytes: Buffer): void {
+    this.#invocation = invokeService(this.#context, this.#stream, this, bytes, this.#exported);
+  }
+
+  /** The stream closed: its executor slot is free; closed before we answered, the caller canceled. */
+  closed(): void {
+    this.#done();
+    // Closed before we answered: the caller canceled (RST_STREAM) or the connection went away.
+    // An answered call completed its invocation first, so no error is built for it (one per call).
+    const invocation = this.#invocation;
+    if (invocation === undefined || this.#stream.headersSent) return;
+    invocation.cancel(
+      new RpcError(`${invocation.service}.${invocation.method}: the caller canceled the call`, Code.Canceled),
+    );
+  }
+}
+
 /**
  * Serves one HTTP/2 stream as a Triple unary call in wrapper mode: checks the request's headers,
  * reads its one message within `payload`, types the arguments by the exported overload the
  * wrapper's class names select, calls the exported invoker and answers the result, the provider's
  * exception (a message marked by `tri-exception-code`, as Java sends it) or a status. `target`
- * and `exported` are the path and the service the server's dispatch found for the stream.
+ * and `exported` are the path and the service the server's dispatch found for the stream; `done`
+ * runs once it has closed.
  */
 export function serveStream(
   context: ProviderStreamContext,
@@ -181,28 +291,39 @@ export function serveStream(
   rawHeaders: readonly string[] | undefined,
   target: RequestTarget | undefined,
   exported: ExportedService | undefined,
-  closed: () => void,
+  done: () => void,
 ): void {
-  const { address } = context;
-  let invocation: ProviderInvocation | undefined;
-  stream.on("close", () => {
-    closed();
-    // Closed before we answered: the caller canceled (RST_STREAM) or the connection went away.
-    // An answered call completed its invocation first, so no error is built for it (one per call).
-    if (invocation === undefined || stream.headersSent) return;
-    invocation.cancel(
-      new RpcError(`${invocation.service}.${invocation.method}: the caller canceled the call`, Code.Canceled),
-    );
-  });
-  const fail = (error: unknown): void => failStream(stream, error);
+  const encoding = acceptedEncoding(stream, headers, target);
+  if (encoding === undefined || target === undefined) {
+    stream.on("close", done);
+    return;
+  }
+  const call = new ServedWrapperCall(context, stream, headers, rawHeaders, target, encoding, exported, done);
+  (stream as ServedStream)[SERVED] = call;
+  stream.on("close", onServedClose);
+  stream.on("data", onServedData);
+  stream.on("error", context.onStreamError);
+  stream.on("end", onServedEnd);
+}
+
+/**
+ * The request's `grpc-encoding`, or undefined once a request that is not a Triple call of ours was
+ * answered: not a POST (405), not gRPC's content type (415), a path that is not /{service}/{method}
+ * or an encoding we do not speak (a status).
+ */
+function acceptedEncoding(
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+  target: RequestTarget | undefined,
+): MessageEncoding | undefined {
   if (headers[":method"] !== "POST") {
     stream.respond({ ":status": 405, allow: "POST" }, { endStream: true });
-    return;
+    return undefined;
   }
   const contentType = headerText(headers, "content-type") ?? "";
   if (!contentType.startsWith("application/grpc")) {
     stream.respond({ ":status": 415 }, { endStream: true });
-    return;
+    return undefined;
   }
   if (target === undefined) {
     sendStatus(
@@ -210,54 +331,22 @@ export function serveStream(
       Code.Unimplemented,
       `the path "${headerText(headers, ":path")}" is not /{service}/{method}`,
     );
-    return;
+    return undefined;
   }
-  let encoding: MessageEncoding;
   try {
-    encoding = messageEncodingOf(headerText(headers, GRPC_ENCODING));
+    return messageEncodingOf(headerText(headers, GRPC_ENCODING));
   } catch (error) {
-    fail(error);
-    return;
+    failStream(stream, error);
+    return undefined;
   }
-  const what = `the request to ${target.path}/${target.method} at ${address}`;
-  const reader = new MessageReader(context.payloadLimit, what);
-  stream.on("data", (chunk: Buffer) => {
-    try {
-      reader.push(chunk);
-    } catch (error) {
-      fail(error);
-    }
-  });
-  stream.on("error", context.onStreamError);
-  stream.on("end", () => {
-    if (stream.closed || stream.destroyed || stream.headersSent) return;
-    const request: TripleRequest = {
-      path: target.path,
-      method: target.method,
-      encoding,
-      headers,
-      rawHeaders,
-    };
-    const call = (bytes: Buffer): void => {
-      invocation = invokeService(context, stream, request, what, bytes, exported);
-    };
-    try {
-      const bytes = messageBytes(onlyMessage(reader, what), encoding, context.payloadLimit, what);
-      // Only a gzip request waits (to be inflated); the others are served on this callback.
-      if (bytes instanceof Promise) bytes.then(call).catch(fail);
-      else call(bytes);
-    } catch (error) {
-      fail(error);
-    }
-  });
 }
 
 /** The request's one message, once the stream has ended. */
-function onlyMessage(reader: MessageReader, what: string): RawMessage {
+function onlyMessage(reader: MessageReader, owner: MessageOwner): RawMessage {
   reader.finish();
   if (reader.messages.length !== 1) {
     throw new RpcError(
-      `${what} carried ${reader.messages.length} messages; a unary call carries exactly one`,
+      `${describeOwner(owner)} carried ${reader.messages.length} messages; a unary call carries exactly one`,
       Code.InvalidArgument,
     );
   }
@@ -359,8 +448,7 @@ function remoteAddressOf(session: Http2Session): string | undefined {
 function invokeService(
   context: ProviderStreamContext,
   stream: ServerHttp2Stream,
-  request: TripleRequest,
-  what: string,
+  request: TripleRequest & { describe(): string },
   bytes: Buffer,
   service: ExportedService | undefined,
 ): ProviderInvocation {
@@ -368,7 +456,7 @@ function invokeService(
   const wrapper = decodeRequestWrapper(bytes);
   if (wrapper.args.length > 0 && !isHessian2(wrapper.serializeType)) {
     throw new RpcError(
-      `${what} is serialized as "${wrapper.serializeType}"; this provider reads Hessian 2 ("${WRAPPER_HESSIAN2}") only`,
+      `${request.describe()} is serialized as "${wrapper.serializeType}"; this provider reads Hessian 2 ("${WRAPPER_HESSIAN2}") only`,
       Code.Unimplemented,
     );
   }
@@ -379,7 +467,7 @@ function invokeService(
       args.push(decodeHessian(wrapper.args[i]!, types.parameterTypes[i]));
     } catch (error) {
       throw new RpcError(
-        `${what}: argument ${i} (${wrapper.argTypes[i] ?? "untyped"}) could not be decoded: ${(error as Error).message}`,
+        `${request.describe()}: argument ${i} (${wrapper.argTypes[i] ?? "untyped"}) could not be decoded: ${(error as Error).message}`,
         Code.InvalidArgument,
         { cause: error },
       );

@@ -8,6 +8,7 @@ import {
   type IdlMethod,
   type Invocation,
   type Invoker,
+  type JavaType,
   RpcError,
   type RpcResult,
   resultOf,
@@ -62,6 +63,17 @@ const NOT_HEADERS: ReadonlySet<string> = new Set([
   "interface",
 ]);
 
+/** What every call of one method of a reference shares, made on its first call. */
+interface MethodScope {
+  /** `/{service}/{method}`. */
+  readonly path: string;
+  /** `Service.method to host:port`, in every error of the call. */
+  readonly what: string;
+  /** The wrapper's `argTypes` of the parameter types last called, the same array on every call of a plan. */
+  argTypesOf: readonly JavaType[] | undefined;
+  argTypes: readonly string[];
+}
+
 /**
  * The consumer side of one provider over Triple (Java's TripleInvoker), wrapper mode: each
  * argument Hessian-2 serialized into a `TripleRequestWrapper`, one HTTP/2 stream per call with
@@ -77,7 +89,7 @@ export class TripleInvoker implements Invoker {
   readonly #encoding: MessageEncoding;
   /** Headers every call of this reference carries. */
   readonly #base: OutgoingHttpHeaders;
-  readonly #methodPaths = new Map<string, string>();
+  readonly #methods = new Map<string, MethodScope>();
   #lastTimeout: readonly [number, string] = [Number.NaN, ""];
   readonly #scope: AttemptScope;
   #destroyed = false;
@@ -110,7 +122,8 @@ export class TripleInvoker implements Invoker {
   }
 
   invoke(inv: Invocation): Promise<RpcResult> {
-    const what = `${this.url.serviceInterface}.${inv.method} to ${this.#options.connection.address}`;
+    const method = this.#method(inv.method);
+    const { what } = method;
     if (this.#destroyed) {
       return Promise.reject(new RpcError(`${what}: the reference was destroyed`, Code.Unavailable));
     }
@@ -122,20 +135,24 @@ export class TripleInvoker implements Invoker {
       );
     }
     return inv.idl === undefined
-      ? this.#call(inv, what, timeoutMs)
-      : this.#idlCall(inv, inv.idl, what, timeoutMs);
+      ? this.#call(inv, method, timeoutMs)
+      : this.#idlCall(inv, inv.idl, method, timeoutMs);
   }
 
   /** The request wrapper after room for its message prefix ({@link frameReservedMessage}). */
-  #requestBytes(inv: Invocation, what: string): Buffer {
+  #requestBytes(inv: Invocation, method: MethodScope): Buffer {
+    const { what } = method;
     let wrapper: Buffer;
     try {
+      const { args, parameterTypes } = inv;
+      const encoded: Buffer[] = [];
+      for (let i = 0; i < args.length; i++) encoded.push(encodeHessian(args[i], parameterTypes[i]));
+      if (method.argTypesOf !== parameterTypes) {
+        method.argTypesOf = parameterTypes;
+        method.argTypes = parameterTypes.map((t) => t.name);
+      }
       wrapper = encodeRequestWrapper(
-        {
-          serializeType: WRAPPER_HESSIAN2,
-          args: inv.args.map((arg, i) => encodeHessian(arg, inv.parameterTypes[i])),
-          argTypes: inv.parameterTypes.map((t) => t.name),
-        },
+        { serializeType: WRAPPER_HESSIAN2, args: encoded, argTypes: method.argTypes },
         MESSAGE_PREFIX_BYTES,
       );
     } catch (error) {
@@ -153,12 +170,12 @@ export class TripleInvoker implements Invoker {
     return wrapper;
   }
 
-  #headers(inv: Invocation, timeoutMs: number | undefined): OutgoingHttpHeaders {
+  #headers(inv: Invocation, method: MethodScope, timeoutMs: number | undefined): OutgoingHttpHeaders {
     const headers: OutgoingHttpHeaders = {
       ":method": "POST",
       ":scheme": this.#options.connection.scheme,
       ":authority": this.#options.connection.address,
-      ":path": this.#methodPath(inv.method),
+      ":path": method.path,
       ...this.#base,
     };
     if (timeoutMs !== undefined) headers[GRPC_TIMEOUT] = this.#grpcTimeout(timeoutMs);
@@ -166,14 +183,19 @@ export class TripleInvoker implements Invoker {
     return headers;
   }
 
-  /** `/{service}/{method}`, built once per method. */
-  #methodPath(method: string): string {
-    let path = this.#methodPaths.get(method);
-    if (path === undefined) {
-      path = `/${this.#path}/${method}`;
-      this.#methodPaths.set(method, path);
+  /** The method's path and name, built once per method. */
+  #method(name: string): MethodScope {
+    let method = this.#methods.get(name);
+    if (method === undefined) {
+      method = {
+        path: `/${this.#path}/${name}`,
+        what: `${this.url.serviceInterface}.${name} to ${this.#options.connection.address}`,
+        argTypesOf: undefined,
+        argTypes: [],
+      };
+      this.#methods.set(name, method);
     }
-    return path;
+    return method;
   }
 
   /** The `grpc-timeout` of `timeoutMs`; calls of one reference mostly share a timeout, so the last one is kept. */
@@ -199,14 +221,14 @@ export class TripleInvoker implements Invoker {
    * connection waits for nothing but the answer, and the answer is decoded in the response's one
    * promise, as a unary call is most of a consumer's traffic.
    */
-  #call(inv: Invocation, what: string, timeoutMs: number | undefined): Promise<RpcResult> {
+  #call(inv: Invocation, method: MethodScope, timeoutMs: number | undefined): Promise<RpcResult> {
     try {
-      const frame = frameReservedMessage(this.#requestBytes(inv, what), this.#encoding);
-      const session = this.#session(what);
+      const frame = frameReservedMessage(this.#requestBytes(inv, method), this.#encoding);
+      const session = this.#session(method.what);
       if (frame instanceof Promise || session instanceof Promise) {
-        return Promise.all([frame, session]).then(([f, s]) => this.#send(inv, what, timeoutMs, s, f));
+        return Promise.all([frame, session]).then(([f, s]) => this.#send(inv, method, timeoutMs, s, f));
       }
-      return this.#send(inv, what, timeoutMs, session, frame);
+      return this.#send(inv, method, timeoutMs, session, frame);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -214,14 +236,14 @@ export class TripleInvoker implements Invoker {
 
   #send(
     inv: Invocation,
-    what: string,
+    method: MethodScope,
     timeoutMs: number | undefined,
     session: ClientHttp2Session,
     frame: Buffer,
   ): Promise<RpcResult> {
-    const stream = session.request(this.#headers(inv, timeoutMs));
+    const stream = session.request(this.#headers(inv, method, timeoutMs));
     stream.end(frame);
-    return new WrapperCall(this.#scope, inv, what, timeoutMs, stream, this.#payloadLimit).result();
+    return new WrapperCall(this.#scope, inv, method.what, timeoutMs, stream, this.#payloadLimit).result();
   }
 
   /**
@@ -233,11 +255,17 @@ export class TripleInvoker implements Invoker {
   async #idlCall(
     inv: Invocation,
     idl: IdlMethod,
-    what: string,
+    method: MethodScope,
     timeoutMs: number | undefined,
   ): Promise<RpcResult> {
+    const { what } = method;
     const session = await this.#session(what);
-    const call = new IdlCall(session.request(this.#headers(inv, timeoutMs)), idl, this.#payloadLimit, what);
+    const call = new IdlCall(
+      session.request(this.#headers(inv, method, timeoutMs)),
+      idl,
+      this.#payloadLimit,
+      what,
+    );
     const bounds = new IdlBounds(this.#scope, inv, what, timeoutMs, call);
     call.onClose(() => bounds.disarm());
     call.send(inv.args[0], this.#encoding);

@@ -12,3 +12,4 @@ export function javaDubboClasspath(project: string): string[];
 export function javaProtoc(): string;
 /** Fetches every project that is missing. */
 export function ensureJavaDubbo(): void;
+export function javaDubboProtocPlugin(): string;

@@ -10,5 +10,7 @@ export function fetchJavaDubbo(project: string): string;
 export function javaDubboClasspath(project: string): string[];
 /** The protoc executable of the fetched `protoc-3.25` project; throws naming the command when it is not fetched. */
 export function javaProtoc(): string;
+/** The launcher of Dubbo's protoc plugin (`dubbo-compiler-3.3`), for `--plugin=protoc-gen-dubbo=`; throws naming the command when it is not fetched. */
+export function javaDubboProtocPlugin(): string;
 /** Fetches every project that is missing. */
 export function ensureJavaDubbo(): void;

@@ -1,7 +1,7 @@
 // Real Java Dubbo from Maven Central for the interop tests: each Maven project under
 // test/interop/java-dubbo-real/maven/<name>/ lists one Dubbo version and its ZooKeeper client (or a
-// tool the Java side needs, as protoc), and `mvn dependency:copy-dependencies` copies their jars
-// (and executables) into a cache outside the work tree,
+// tool the Java side needs, as protoc or Dubbo's protoc plugin), and
+// `mvn dependency:copy-dependencies` copies their jars (and executables) into a cache outside the work tree,
 // ~/.cache/dubbo-ts/java-dubbo/<name>-<hash of the pom>/lib, once per machine. A changed pom gets a
 // new directory; an unchanged one is reused without running Maven.
 //
@@ -114,6 +114,26 @@ export function javaProtoc() {
     );
   }
   return join(lib, exe);
+}
+
+/**
+ * The protoc plugin of the `dubbo-compiler-3.3` project, Dubbo's own Triple stub generator
+ * (`--plugin=protoc-gen-dubbo=<this> --dubbo_out=...`): a launcher script beside its lib directory
+ * that runs the generator's main class on the project's jars, written on first use.
+ */
+export function javaDubboProtocPlugin() {
+  const launcher = join(dirname(javaDubboLibDir("dubbo-compiler-3.3")), "protoc-gen-dubbo");
+  if (existsSync(launcher)) return launcher;
+  const classpath = javaDubboClasspath("dubbo-compiler-3.3").join(":");
+  // Written aside and renamed, so a concurrent test file never runs half a script.
+  const staging = `${launcher}.${process.pid}.staging`;
+  writeFileSync(
+    staging,
+    `#!/bin/sh\nexec java -cp "${classpath}" org.apache.dubbo.gen.tri.Dubbo3TripleGenerator "$@"\n`,
+    { mode: 0o755 },
+  );
+  renameSync(staging, launcher);
+  return launcher;
 }
 
 /** Fetches every project that is missing; prints one line per project fetched. */

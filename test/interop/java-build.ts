@@ -1,6 +1,7 @@
 // Builds a Java harness of ours against a classpath: Debian's Caucho Hessian jar by default, or the
 // jars of real Java Dubbo (scripts/java-dubbo-deps.mjs), with the protobuf-java classes protoc
-// generates from `.proto` files when there are any. Classes are cached under .tmp/<cacheName>/
+// generates from `.proto` files when there are any (and what protoc plugins, such as Dubbo's own
+// stub generator, write beside them). Classes are cached under .tmp/<cacheName>/
 // keyed by a hash of the sources and the classpath, so javac runs only after a change.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -41,7 +42,14 @@ export interface JavaHarnessSources {
   /** What the tests are, for error messages: e.g. "Java Hessian conformance tests". */
   readonly suite: string;
   /** `.proto` files compiled with `protoc --java_out` into the harness (their runtime on `classpath`). */
-  readonly protos?: { readonly protoc: string; readonly files: readonly string[] };
+  readonly protos?: JavaProtos;
+}
+
+interface JavaProtos {
+  readonly protoc: string;
+  readonly files: readonly string[];
+  /** protoc plugins run beside `--java_out`, by name: `{ dubbo: launcher }` is `--plugin=protoc-gen-dubbo=launcher --dubbo_out`. */
+  readonly plugins?: Readonly<Record<string, string>>;
 }
 
 function javaFiles(sources: readonly string[]): string[] {
@@ -67,16 +75,16 @@ function buildHash(files: readonly string[], tools: readonly string[]): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** Runs protoc --java_out into `into` (each file's folder is its import root); returns the generated sources. */
-function generateProtoJava(
-  protos: NonNullable<JavaHarnessSources["protos"]>,
-  into: string,
-  suite: string,
-): string[] {
+/** Runs protoc --java_out (and the plugins) into `into` (each file's folder is its import root); returns the generated sources. */
+function generateProtoJava(protos: JavaProtos, into: string, suite: string): string[] {
   rmSync(into, { recursive: true, force: true });
   mkdirSync(into, { recursive: true });
   const roots = [...new Set(protos.files.map((file) => dirname(file)))].map((root) => `-I${root}`);
-  const protoc = spawnSync(protos.protoc, [...roots, `--java_out=${into}`, ...protos.files], {
+  const plugins = Object.entries(protos.plugins ?? {}).flatMap(([name, launcher]) => [
+    `--plugin=protoc-gen-${name}=${launcher}`,
+    `--${name}_out=${into}`,
+  ]);
+  const protoc = spawnSync(protos.protoc, [...roots, `--java_out=${into}`, ...plugins, ...protos.files], {
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -98,7 +106,8 @@ export function compileJavaHarness(sources: JavaHarnessSources): string {
   const cacheRoot = join(CACHE_BASE, sources.cacheName);
   const files = javaFiles(sources.sources);
   const protos = sources.protos;
-  const tools = protos === undefined ? classpath : [...classpath, protos.protoc];
+  const tools =
+    protos === undefined ? classpath : [...classpath, protos.protoc, ...Object.values(protos.plugins ?? {})];
   const classes = join(cacheRoot, buildHash([...files, ...(protos?.files ?? [])], tools));
   if (existsSync(join(classes, ".complete"))) return classes;
   // Compile beside the final directory and rename, so a concurrent test file never sees half a build.

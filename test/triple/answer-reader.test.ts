@@ -1,6 +1,7 @@
 // How our Triple consumer reads a unary answer off the stream's events (one promise per call, no
 // async iteration): a message split over several DATA frames is put back together, and an answer
-// with two messages or one cut short fails naming what came. The provider is a bare node:http2
+// with two messages or one cut short fails naming what came, and one in a serialization the
+// reference does not permit fails as Java 3.3's client fails it. The provider is a bare node:http2
 // server, so each answer is exactly the bytes the test writes.
 import assert from "node:assert/strict";
 import { createServer, type Http2Server, type ServerHttp2Stream } from "node:http2";
@@ -15,11 +16,12 @@ const Answers = defineService("org.apache.dubbo.demo.AnswerService", {
   split: { args: [], returns: java.String },
   twice: { args: [], returns: java.String },
   cut: { args: [], returns: java.String },
+  kryo: { args: [], returns: java.String },
 });
 
-function message(text: string): Buffer {
+function message(text: string, serializeType = "hessian4"): Buffer {
   const payload = encodeResponseWrapper({
-    serializeType: "hessian4",
+    serializeType,
     data: encodeHessian(text, java.String),
     type: "java.lang.String",
   });
@@ -50,6 +52,7 @@ before(async () => {
       const method = String(headers[":path"]).split("/").pop();
       if (method === "split") answer(stream, [hello.subarray(0, 3), hello.subarray(3, 9), hello.subarray(9)]);
       else if (method === "twice") answer(stream, [hello, message("again")]);
+      else if (method === "kryo") answer(stream, [message("hello", "kryo")]);
       else answer(stream, [hello.subarray(0, hello.length - 2)]);
     });
   });
@@ -79,5 +82,19 @@ describe("the consumer's reader of a unary answer", () => {
       (e: unknown) =>
         e instanceof RpcError && e.code === Code.Internal && /ended inside a message/.test(e.message),
     );
+  });
+
+  test("answer reader - a response wrapper in a serialization the reference does not permit fails as in Java 3.3", async () => {
+    const app = await apps.consumer("answer-serialization");
+    const stub = await app.refer(Answers, { url, retries: 0 });
+    await assert.rejects(stub.kryo(), (e: unknown) => {
+      assert.ok(e instanceof RpcError, String(e));
+      assert.equal(e.code, Code.Internal, "INTERNAL, as Java's client fails an answer it cannot read");
+      assert.match(
+        e.message,
+        /Unexpected serialization type:kryo received from network, please check if the peer send the right id\. .*kryo.* the response is serialized as "kryo", not one of the permitted hessian2/,
+      );
+      return true;
+    });
   });
 });

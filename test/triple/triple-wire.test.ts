@@ -1,6 +1,7 @@
 // What our Triple provider puts on the wire, read with a bare node:http2 client: the status of
 // each kind of failure (trailers-only or after headers), a business exception marked by
-// tri-exception-code as Java marks it, and gzip answered with gzip.
+// tri-exception-code as Java marks it, gzip answered with gzip, and Java 3.3's check of the
+// serialization a request wrapper names.
 import assert from "node:assert/strict";
 import { connect, type IncomingHttpHeaders, type OutgoingHttpHeaders } from "node:http2";
 import { after, before, describe, test } from "node:test";
@@ -173,6 +174,29 @@ describe("triple on the wire", () => {
       decodeURIComponent(String(notWrapper.headers["grpc-message"])),
       /not a Triple wrapper message/,
     );
+  });
+
+  test("wire - a request wrapper in a serialization the service does not permit is refused as Java 3.3 refuses it", async () => {
+    const request = (serializeType: string) =>
+      frame(
+        encodeRequestWrapper({
+          serializeType,
+          args: [encodeHessian("ann", java.String)],
+          argTypes: ["java.lang.String"],
+        }),
+      );
+    const refused = await exchange({ ":path": `/${IFACE}/greet` }, request("kryo"));
+    assert.equal(refused.headers["grpc-status"], "2", "UNKNOWN, as Java's DecodeException");
+    assert.match(
+      decodeURIComponent(String(refused.headers["grpc-message"])),
+      /^Unexpected serialization type:kryo received from network, please check if the peer send the right id\. .*greet.* is serialized as "kryo", not one of the permitted hessian2 .*prefer\.serialization/,
+    );
+    // Hessian 2 under its wrapper name or its own is permitted by every service (the default).
+    for (const name of ["hessian4", "hessian2"]) {
+      const reply = await exchange({ ":path": `/${IFACE}/greet` }, request(name));
+      assert.equal(reply.trailers["grpc-status"], "0", name);
+      assert.equal(decodeHessian(decodeResponseWrapper(reply.body.subarray(5)).data!), "hi ann");
+    }
   });
 
   test("wire - a request that is not gRPC gets an HTTP error", async () => {

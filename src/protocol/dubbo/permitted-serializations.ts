@@ -1,6 +1,7 @@
-import { DEFAULT_SERIALIZATION, DEFAULT_SERVICE_VERSION, type Url } from "../../core/index.js";
+import { DEFAULT_SERVICE_VERSION } from "../../core/index.js";
 import type { SerializationTable } from "../../serialize/index.js";
 import type { ExportedService } from "../shared/exporter-table.js";
+import { permittedSerializationNames } from "../shared/permitted-serialization-names.js";
 
 /**
  * Java 3.3's provider-side serialization check (`PermittedSerializationKeeper`, applied by
@@ -18,21 +19,6 @@ interface Permits {
   readonly version: string;
   /** Header ids its requests may use; undefined when the check is off for it. */
   readonly ids: ReadonlySet<number> | undefined;
-}
-
-/**
- * The serializations an export permits, as Java's `UrlUtils.allSerializations` lists them:
- * `prefer.serialization` (comma-separated), then `serialization`, then the default hessian2.
- */
-function permittedNames(url: Url): string[] {
-  const names = (url.get("prefer.serialization") ?? "")
-    .split(",")
-    .map((name) => name.trim())
-    .filter((name) => name !== "");
-  const configured = url.get("serialization")?.trim();
-  if (configured !== undefined && configured !== "") names.push(configured);
-  names.push(DEFAULT_SERIALIZATION);
-  return [...new Set(names)];
 }
 
 function withoutDefaultVersion(version: string | undefined): string {
@@ -73,7 +59,7 @@ export class PermittedSerializations {
     const wanted = withoutDefaultVersion(version);
     const names = exports
       .filter((service) => this.#of(service).version === wanted)
-      .flatMap((service) => permittedNames(service.url));
+      .flatMap((service) => permittedSerializationNames(service.url));
     return [...new Set(names)]
       .map((name) => {
         const id = this.#serializations.byName(name)?.id;
@@ -89,7 +75,7 @@ export class PermittedSerializations {
       const checked = url.get(SERIALIZATION_CHECK_KEY)?.trim().toLowerCase() !== "false";
       const ids = new Set<number>();
       // A name this application lacks (a Java provider's kryo) permits nothing, as Java skips it.
-      for (const name of permittedNames(url)) {
+      for (const name of permittedSerializationNames(url)) {
         const id = this.#serializations.byName(name)?.id;
         if (id !== undefined) ids.add(id);
       }

@@ -59,6 +59,7 @@ import {
   TRI_SERVICE_VERSION,
 } from "./triple-headers.js";
 import { decodeRequestWrapper, encodeResponseWrapper, WRAPPER_HESSIAN2 } from "./wrapper-codec.js";
+import { exportSerializations } from "./wrapper-serialization.js";
 
 /** What every stream of one server shares. */
 export interface ProviderStreamContext {
@@ -454,6 +455,16 @@ function invokeService(
 ): ProviderInvocation {
   const { address, table } = context;
   const wrapper = decodeRequestWrapper(bytes);
+  // Java 3.3's server refuses a name its service does not permit (DecodeException: UNKNOWN).
+  const permitted = service === undefined ? undefined : exportSerializations(service);
+  if (permitted !== undefined && !permitted.permits(wrapper.serializeType)) {
+    throw permitted.refusal(
+      wrapper.serializeType,
+      Code.Unknown,
+      what,
+      "send one the provider permits, or add it to the provider's `prefer.serialization`",
+    );
+  }
   if (wrapper.args.length > 0 && !isHessian2(wrapper.serializeType)) {
     throw new RpcError(
       `${request.describe()} is serialized as "${wrapper.serializeType}"; this provider reads Hessian 2 ("${WRAPPER_HESSIAN2}") only`,

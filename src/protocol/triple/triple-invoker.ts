@@ -38,8 +38,9 @@ import {
   TRI_SERVICE_GROUP,
   TRI_SERVICE_VERSION,
 } from "./triple-headers.js";
-import { WrapperCall } from "./wrapper-call.js";
+import { WrapperCall, type WrapperScope } from "./wrapper-call.js";
 import { encodeRequestWrapper, WRAPPER_HESSIAN2 } from "./wrapper-codec.js";
+import { WrapperSerializations } from "./wrapper-serialization.js";
 
 export interface TripleInvokerOptions {
   readonly connection: ClientConnection;
@@ -91,7 +92,7 @@ export class TripleInvoker implements Invoker {
   readonly #base: OutgoingHttpHeaders;
   readonly #methods = new Map<string, MethodScope>();
   #lastTimeout: readonly [number, string] = [Number.NaN, ""];
-  readonly #scope: AttemptScope;
+  readonly #scope: WrapperScope;
   #destroyed = false;
 
   constructor(url: Url, options: TripleInvokerOptions) {
@@ -102,7 +103,12 @@ export class TripleInvoker implements Invoker {
     this.#payloadLimit = url.number("payload", DEFAULT_PAYLOAD_BYTES);
     this.#encoding = messageEncodingOf(url.get(COMPRESSOR_KEY));
     const { connection, deadlines } = options;
-    this.#scope = { deadlines, service: url.serviceInterface, address: connection.address };
+    this.#scope = {
+      deadlines,
+      service: url.serviceInterface,
+      address: connection.address,
+      serializations: new WrapperSerializations(url),
+    };
     const base: OutgoingHttpHeaders = {
       "content-type": GRPC_PROTO_CONTENT_TYPE,
       te: "trailers",

@@ -5,6 +5,12 @@ import { type AttemptScope, BoundedAttempt } from "./bounded-attempt.js";
 import { GrpcResponse, type UnaryReading } from "./grpc-response.js";
 import { TRI_EXCEPTION_CODE } from "./triple-headers.js";
 import { decodeResponseWrapper } from "./wrapper-codec.js";
+import type { WrapperSerializations } from "./wrapper-serialization.js";
+
+/** A wrapper-mode attempt's scope: what bounds it, and what its answers may be serialized in. */
+export interface WrapperScope extends AttemptScope {
+  readonly serializations: WrapperSerializations;
+}
 
 function asBizError(value: unknown): BizError {
   if (value instanceof BizError) return value;
@@ -23,10 +29,11 @@ export class WrapperCall extends BoundedAttempt implements UnaryReading<RpcResul
   readonly #stream: ClientHttp2Stream;
   readonly #response: GrpcResponse;
   readonly #inv: Invocation;
+  readonly #serializations: WrapperSerializations;
   #failure: RpcError | undefined;
 
   constructor(
-    scope: AttemptScope,
+    scope: WrapperScope,
     inv: Invocation,
     what: string,
     timeoutMs: number | undefined,
@@ -36,6 +43,7 @@ export class WrapperCall extends BoundedAttempt implements UnaryReading<RpcResul
     super(scope, inv, what, timeoutMs);
     this.#stream = stream;
     this.#inv = inv;
+    this.#serializations = scope.serializations;
     this.#response = new GrpcResponse(stream, what, payloadLimit);
     this.arm();
   }
@@ -57,6 +65,15 @@ export class WrapperCall extends BoundedAttempt implements UnaryReading<RpcResul
 
   decode(message: Buffer): RpcResult {
     const wrapper = decodeResponseWrapper(message);
+    if (!this.#serializations.permits(wrapper.serializeType)) {
+      // Java 3.3's client fails such an answer as INTERNAL ("Deserialize response failed").
+      throw this.#serializations.refusal(
+        wrapper.serializeType,
+        Code.Internal,
+        `${this.what}: the response`,
+        "the provider should answer in the serialization of the request, or add it to the reference's `prefer.serialization`",
+      );
+    }
     const response = this.#response;
     const attachments = response.attachments();
     const exceptionCode = response.header(TRI_EXCEPTION_CODE);

@@ -1,16 +1,50 @@
 // Runs IdlPeer (java/ beside this file) on real Java Dubbo 3.3.6: one JVM per test file, both a
 // Greeter provider and a Greeter consumer in IDL mode, driven by java-peer.ts's command protocol.
-// Its protobuf classes come from test/triple/proto/greeter.proto through protoc from Maven Central.
+// Its protobuf classes come from test/triple/proto/greeter.proto through protoc from Maven Central;
+// its Greeter is either the plain Java interface of java/ or the stubs Dubbo's own protoc plugin
+// (dubbo-compiler) generates from the same file (java-dubbo3-stubs/java/ has the provider on them).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { javaDubboClasspath, javaProtoc } from "../../../scripts/java-dubbo-deps.mjs";
-import { compileJavaHarness } from "../java-build.js";
+import { javaDubboClasspath, javaDubboProtocPlugin, javaProtoc } from "../../../scripts/java-dubbo-deps.mjs";
+import { compileJavaHarness, type JavaHarnessSources } from "../java-build.js";
 import { commandPeer, type JavaConsumer, type PeerLine, spawnPeer } from "../java-dubbo-real/java-peer.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+const JAVA = join(HERE, "java");
+const PEER_JAVA = join(JAVA, "dubbots", "interop");
 const GREETER_PROTO = join(HERE, "..", "..", "triple", "proto", "greeter.proto");
 const JSON_OUT = join(HERE, "..", "java-dubbo-real", "java", "common", "dubbots", "interop", "JsonOut.java");
 const START_TIMEOUT_MS = 90_000;
+
+/**
+ * How the Java side declares Greeter: `interface`, the hand-written interface with protobuf messages
+ * (protoc --java_out only); `stubs`, what Dubbo's protoc plugin generates (`--dubbo_out`).
+ */
+export type JavaGreeterStyle = "interface" | "stubs";
+
+function harness(style: JavaGreeterStyle, classpath: readonly string[]): JavaHarnessSources {
+  if (style === "interface") {
+    return {
+      sources: [JAVA, JSON_OUT],
+      classpath,
+      protos: { protoc: javaProtoc(), files: [GREETER_PROTO] },
+      cacheName: "java-dubbo3-idl",
+      suite: "Java Triple IDL interop tests",
+    };
+  }
+  return {
+    sources: [
+      join(PEER_JAVA, "IdlPeer.java"),
+      join(PEER_JAVA, "GreeterReplies.java"),
+      join(HERE, "..", "java-dubbo3-stubs", "java"),
+      JSON_OUT,
+    ],
+    classpath,
+    protos: { protoc: javaProtoc(), files: [GREETER_PROTO], plugins: { dubbo: javaDubboProtocPlugin() } },
+    cacheName: "java-dubbo3-stubs",
+    suite: "Java Triple stub interop tests",
+  };
+}
 
 /** Interface-level discovery, as the other Java 3.3 interop tests run. */
 const INTERFACE_DISCOVERY = [
@@ -33,16 +67,10 @@ function failure(lines: readonly PeerLine[]): string | undefined {
   return error === undefined ? undefined : String(error.error);
 }
 
-export async function startJavaIdlPeer(): Promise<JavaIdlPeer> {
+export async function startJavaIdlPeer(style: JavaGreeterStyle): Promise<JavaIdlPeer> {
   const jars = javaDubboClasspath("dubbo-3.3");
-  const classes = compileJavaHarness({
-    sources: [join(HERE, "java"), JSON_OUT],
-    classpath: jars,
-    protos: { protoc: javaProtoc(), files: [GREETER_PROTO] },
-    cacheName: "java-dubbo3-idl",
-    suite: "Java Triple IDL interop tests",
-  });
-  const peer = spawnPeer("3.3", "java-idl", [], {
+  const classes = compileJavaHarness(harness(style, jars));
+  const peer = spawnPeer("3.3", `java-idl-${style}`, [], {
     mainClass: "dubbots.interop.IdlPeer",
     classpath: [classes, ...jars].join(":"),
     properties: INTERFACE_DISCOVERY,

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.apache.dubbo.common.constants.CommonConstants;
 import org.apache.dubbo.common.stream.StreamObserver;
 import org.apache.dubbo.common.utils.NetUtils;
@@ -22,7 +21,6 @@ import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.rpc.RpcContext;
 import org.apache.dubbo.rpc.RpcException;
 import org.apache.dubbo.rpc.StatusRpcException;
-import org.apache.dubbo.rpc.TriRpcStatus;
 
 /**
  * A Java Dubbo 3.3 peer of the Greeter service in IDL mode (protobuf messages on Triple), one JVM
@@ -37,9 +35,10 @@ import org.apache.dubbo.rpc.TriRpcStatus;
  *                             line per case
  * </pre>
  *
- * The provider: sayHello fails with status failCode when it is not 0, waits delayMs, answers
- * "hello NAME from CALLER" (CALLER the x-caller attachment) with an x-served-by attachment back;
- * countdown streams count replies; collect joins the names; chat answers each message.
+ * The provider is JavaGreeter (it answers as GreeterReplies says). This file, GreeterReplies and the
+ * consumer compile against either Greeter: the plain Java interface of Greeter.java (this folder's
+ * JavaGreeter implements it) or the one Dubbo's protoc plugin generates (test/interop/java-dubbo3-stubs/,
+ * whose JavaGreeter extends the generated GreeterImplBase and whose consumer calls the generated stub).
  */
 public final class IdlPeer {
   private static final ApplicationConfig APPLICATION = application();
@@ -74,71 +73,6 @@ public final class IdlPeer {
     return new RegistryConfig(address.equals("-") ? RegistryConfig.NO_AVAILABLE : address);
   }
 
-  private static HelloReply reply(String message, int index) {
-    return HelloReply.newBuilder().setMessage(message).setIndex(index).build();
-  }
-
-  private static final class JavaGreeter implements Greeter {
-    @Override
-    public HelloReply sayHello(HelloRequest request) {
-      if (request.getFailCode() != 0) {
-        throw TriRpcStatus.fromCode(request.getFailCode())
-            .withDescription("refused " + request.getName())
-            .asException();
-      }
-      if (request.getName().equals("boom")) throw new IllegalStateException("boom in Java");
-      if (request.getDelayMs() > 0) {
-        try {
-          Thread.sleep(request.getDelayMs());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      RpcContext.getServerResponseContext().setAttachment("x-served-by", "java-provider");
-      String caller = String.valueOf(RpcContext.getServerAttachment().getAttachment("x-caller"));
-      return reply("hello " + request.getName() + " from " + caller, 0);
-    }
-
-    @Override
-    public void countdown(HelloRequest request, StreamObserver<HelloReply> replies) {
-      for (int i = request.getCount(); i > 0; i--) replies.onNext(reply(request.getName() + " " + i, i));
-      replies.onCompleted();
-    }
-
-    @Override
-    public StreamObserver<HelloRequest> collect(StreamObserver<HelloReply> reply) {
-      List<String> names = new ArrayList<>();
-      return observer(request -> names.add(request.getName()), () -> {
-        reply.onNext(reply(String.join(",", names), names.size()));
-        reply.onCompleted();
-      });
-    }
-
-    @Override
-    public StreamObserver<HelloRequest> chat(StreamObserver<HelloReply> replies) {
-      return observer(
-          request -> replies.onNext(reply("re " + request.getName(), request.getCount())), replies::onCompleted);
-    }
-  }
-
-  /** A request stream's observer; a caller's error (a reset) just ends the call, nothing to answer. */
-  private static <T> StreamObserver<T> observer(Consumer<T> next, Runnable done) {
-    return new StreamObserver<T>() {
-      @Override
-      public void onNext(T value) {
-        next.accept(value);
-      }
-
-      @Override
-      public void onError(Throwable throwable) {}
-
-      @Override
-      public void onCompleted() {
-        done.run();
-      }
-    };
-  }
-
   private static void provide(String registry, int port) {
     ProtocolConfig protocol = new ProtocolConfig("tri", port);
     protocol.setHost(NetUtils.getLocalHost());
@@ -168,6 +102,7 @@ public final class IdlPeer {
     }
     Greeter greeter = reference.get();
     if (!target.startsWith("tri://")) waitForProvider(greeter);
+    run("proxy", () -> greeter.getClass().getName());
     run("sayHello", () -> {
       RpcContext.getClientAttachment().setAttachment("x-caller", "java-consumer");
       HelloReply answer = greeter.sayHello(request("java", 0, 0, 0));

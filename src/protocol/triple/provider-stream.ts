@@ -461,7 +461,7 @@ function invokeService(
     throw permitted.refusal(
       wrapper.serializeType,
       Code.Unknown,
-      what,
+      request.describe(),
       "send one the provider permits, or add it to the provider's `prefer.serialization`",
     );
   }

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { AsyncLocalStorage, createHook } from "node:async_hooks";
 import { describe, it } from "node:test";
-import { createInvocation, type Filter, type Invoker, resultOf, Url } from "../core/index.js";
-import { type CallListener, listenerFilter } from "./call-listener.js";
+import { createInvocation, type Filter, type Invoker, type RpcResult, resultOf, Url } from "../core/index.js";
+import { type CallListener, invokeListening, listenerFilter, type SettledListener } from "./call-listener.js";
 import { buildFilterChain } from "./filter-chain.js";
 
 const url = Url.parse("injvm://127.0.0.1/com.foo.S?interface=com.foo.S");
@@ -138,5 +138,128 @@ describe("call listeners", () => {
     );
     assert.equal((await chain.invoke(inv())).value, "scoped");
     assert.deepEqual(seen, ["inner scoped", "outer scoped"]);
+  });
+
+  it("listeners - begin runs outermost first as the call passes, its token handed to that listener only", async () => {
+    const events: string[] = [];
+    const timed = (label: string): Filter =>
+      listenerFilter(() => ({
+        begin: () => {
+          events.push(`begin ${label}`);
+          return `${label} token`;
+        },
+        onResponse(result, _inv, _startedAt, begun) {
+          events.push(`${label} got ${String(begun)}`);
+          return result;
+        },
+      }));
+    const chain = buildFilterChain(
+      invokerDoing(() => {
+        events.push("call");
+        return "v";
+      }),
+      [timed("outer"), recording("plain listener", events), timed("inner")],
+    );
+    await chain.invoke(inv());
+    assert.deepEqual(events, [
+      "begin outer",
+      "begin inner",
+      "call",
+      "inner got inner token",
+      "plain listener response v",
+      "outer got outer token",
+    ]);
+  });
+});
+
+describe("invokeListening", () => {
+  /** A caller's listener recording what it saw; `retry` answers an error with a new call. */
+  const caller = (events: string[], retry?: () => Promise<RpcResult>): SettledListener => ({
+    onResponse(result) {
+      events.push(`caller response ${String(result.value)}`);
+      return result;
+    },
+    onError(error) {
+      events.push(`caller error ${(error as Error).message}`);
+      if (retry !== undefined) return retry();
+      throw error;
+    },
+  });
+
+  it("runs after the chain's listeners, in the step the chain starts with", async () => {
+    const events: string[] = [];
+    const chain = buildFilterChain(
+      invokerDoing(() => "v"),
+      [recording("l", events)],
+    );
+    assert.equal((await invokeListening(chain, inv(), caller(events))).value, "v");
+    assert.deepEqual(events, ["l response v", "caller response v"]);
+    const own = await promisesOf(() => chain.invoke(inv()));
+    assert.equal(await promisesOf(() => invokeListening(chain, inv(), caller([]))), own);
+  });
+
+  it("answers an error with what the caller's listener returns, a promise included", async () => {
+    const events: string[] = [];
+    const chain = buildFilterChain(
+      invokerDoing(() => {
+        throw new Error("boom");
+      }),
+      [recording("l", events)],
+    );
+    const retried = await invokeListening(
+      chain,
+      inv(),
+      caller(events, () => Promise.resolve(resultOf("again"))),
+    );
+    assert.equal(retried.value, "again");
+    assert.deepEqual(events, ["l error boom", "caller error boom"]);
+  });
+
+  it("gets a step of its own for an invoker without a chain, or one starting with a plain filter", async () => {
+    const events: string[] = [];
+    const bare = invokerDoing(() => "v");
+    await invokeListening(bare, inv(), caller(events));
+    // A plain filter first may answer without calling on: the caller's listener still runs.
+    const answering: Filter = () => () => Promise.resolve(resultOf("answered"));
+    const chain = buildFilterChain(bare, [answering, recording("l", events)]);
+    await invokeListening(chain, inv(), caller(events));
+    const throwing = {
+      ...bare,
+      invoke: (): Promise<RpcResult> => {
+        throw new Error("thrown");
+      },
+    };
+    await assert.rejects(invokeListening(throwing, inv(), caller(events)), /thrown/);
+    assert.deepEqual(events, ["caller response v", "caller response answered", "caller error thrown"]);
+  });
+
+  it("still runs when an around fails before the step, and a call made inside an around keeps its own", async () => {
+    const events: string[] = [];
+    const target = invokerDoing(() => "v");
+    const failingAround = listenerFilter(() => ({
+      around: () => {
+        throw new Error("no scope");
+      },
+    }));
+    await assert.rejects(
+      invokeListening(buildFilterChain(target, [failingAround]), inv(), caller(events)),
+      /no scope/,
+    );
+    const nested = buildFilterChain(target, [recording("nested", events)]);
+    let inner: Promise<RpcResult> | undefined;
+    const callingAround = listenerFilter(() => ({
+      around: (i, proceed) => {
+        inner = invokeListening(nested, i, caller(events));
+        return proceed(i);
+      },
+    }));
+    await invokeListening(buildFilterChain(target, [callingAround]), inv(), caller(events));
+    await inner;
+    assert.deepEqual(events, [
+      "caller error no scope",
+      "nested response v",
+      "caller response v",
+      "caller response v",
+    ]);
   });
 });

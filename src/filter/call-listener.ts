@@ -6,11 +6,29 @@ import type { Filter, Invocation, InvokeFn, Invoker, RpcResult } from "../core/i
  * same or another error). `startedAt` is `Date.now()` when the call passed the filter. `around`,
  * when given, runs the rest of the call (`proceed`, synchronously) in a scope of its own, such as
  * the provider's RpcContext, and returns what `proceed` returns; the listeners run in that scope.
+ * `begin`, when given, runs as the call passes the filter (outermost first, after the `around`s);
+ * what it returns is handed to this listener's `onResponse` / `onError` as `begun` (a start time
+ * of its own clock, say), so a listener keeps per-call state without a closure per call.
  */
 export interface CallListener {
   readonly around?: ((inv: Invocation, proceed: InvokeFn) => Promise<RpcResult>) | undefined;
-  readonly onResponse?: ((result: RpcResult, inv: Invocation, startedAt: number) => RpcResult) | undefined;
-  readonly onError?: ((error: unknown, inv: Invocation, startedAt: number) => RpcResult) | undefined;
+  readonly begin?: ((inv: Invocation) => unknown) | undefined;
+  readonly onResponse?:
+    | ((result: RpcResult, inv: Invocation, startedAt: number, begun: unknown) => RpcResult)
+    | undefined;
+  readonly onError?:
+    | ((error: unknown, inv: Invocation, startedAt: number, begun: unknown) => RpcResult)
+    | undefined;
+}
+
+/**
+ * What the caller of an invoker does once one call to it has settled (the cluster's statistics and
+ * retry): `invokeListening` runs it after the invoker's own listeners, in their promise step when the
+ * invoker's filter chain starts with one. `onError` may answer with a promise (a retry).
+ */
+export interface SettledListener {
+  onResponse(result: RpcResult): RpcResult;
+  onError(error: unknown): RpcResult | Promise<RpcResult>;
 }
 
 /** Made once per wrapped invoker; undefined when the filter has nothing to do for that invoker. */
@@ -20,30 +38,68 @@ const factories = new WeakMap<Filter, ListenerFactory>();
 
 /**
  * Runs the listeners, innermost first, as nested filters would: a listener that throws hands its
- * error to the next one out, one that answers an error hands its result on.
+ * error to the next one out, one that answers an error hands its result on; then the caller's
+ * `settled`, when `invokeListening` handed one, on what they made of the outcome.
  */
 function settle(
   listeners: readonly CallListener[],
   inv: Invocation,
   startedAt: number,
+  begun: readonly unknown[] | undefined,
   failed: boolean,
   outcome: unknown,
-): RpcResult {
+  settled: SettledListener | undefined,
+): RpcResult | Promise<RpcResult> {
   let isError = failed;
   let value = outcome;
-  for (const listener of listeners) {
+  for (let i = 0; i < listeners.length; i++) {
+    const listener = listeners[i]!;
     const handle = isError ? listener.onError : listener.onResponse;
     if (handle === undefined) continue;
     try {
-      value = handle(value as RpcResult, inv, startedAt);
+      value = handle(value as RpcResult, inv, startedAt, begun?.[i]);
       isError = false;
     } catch (error) {
       value = error;
       isError = true;
     }
   }
+  if (settled !== undefined) return isError ? settled.onError(value) : settled.onResponse(value as RpcResult);
   if (isError) throw value;
   return value as RpcResult;
+}
+
+/** The listeners' `begin`s, outermost first; an array only when one of them returned something. */
+function beginAll(listeners: readonly CallListener[], inv: Invocation): unknown[] | undefined {
+  let begun: unknown[] | undefined;
+  for (let i = listeners.length - 1; i >= 0; i--) {
+    const begin = listeners[i]!.begin;
+    if (begin === undefined) continue;
+    const token = begin(inv);
+    if (token === undefined) continue;
+    begun ??= new Array<unknown>(listeners.length);
+    begun[i] = token;
+  }
+  return begun;
+}
+
+/** The step a chain starts with, by its invoke function, when that step is a listening one. */
+const listeningStarts = new WeakMap<InvokeFn, readonly CallListener[]>();
+
+/**
+ * The hand-off from `invokeListening` to the innermost function of the step it calls: set just
+ * before the call and taken (for those listeners only) before anything else runs, synchronously,
+ * so no other call can see it.
+ */
+let handedTo: readonly CallListener[] | undefined;
+let handedListener: SettledListener | undefined;
+
+function takeHanded(listeners: readonly CallListener[]): SettledListener | undefined {
+  if (handedTo !== listeners) return undefined;
+  const settled = handedListener;
+  handedTo = undefined;
+  handedListener = undefined;
+  return settled;
 }
 
 /**
@@ -52,16 +108,19 @@ function settle(
  */
 function listeningStep(next: InvokeFn, listeners: readonly CallListener[]): InvokeFn {
   let step: InvokeFn = (inv) => {
+    const settled = takeHanded(listeners);
     const startedAt = Date.now();
     let promise: Promise<RpcResult>;
+    let begun: unknown[] | undefined;
     try {
+      begun = beginAll(listeners, inv);
       promise = next(inv);
     } catch (error) {
       promise = Promise.reject(error);
     }
     return promise.then(
-      (result) => settle(listeners, inv, startedAt, false, result),
-      (error: unknown) => settle(listeners, inv, startedAt, true, error),
+      (result) => settle(listeners, inv, startedAt, begun, false, result, settled),
+      (error: unknown) => settle(listeners, inv, startedAt, begun, true, error, settled),
     );
   };
   for (const { around } of listeners) {
@@ -69,7 +128,47 @@ function listeningStep(next: InvokeFn, listeners: readonly CallListener[]): Invo
     const proceed = step;
     step = (inv) => around(inv, proceed);
   }
+  listeningStarts.set(step, listeners);
   return step;
+}
+
+/**
+ * `invoker.invoke(inv)` with `settled` run once the call has settled (an invoker that throws is
+ * seen as rejecting). When the invoker's filter chain starts with a listening step, `settled` runs
+ * in that step's promise reaction, after its listeners: no promise of its own. Otherwise (an
+ * invoker without a chain, or one whose chain starts with a plain filter, which may answer without
+ * calling on) it gets its own step, as a `then` would.
+ */
+export function invokeListening(
+  invoker: Invoker,
+  inv: Invocation,
+  settled: SettledListener,
+): Promise<RpcResult> {
+  const invoke = invoker.invoke;
+  const starts = listeningStarts.get(invoke);
+  if (starts === undefined) return ownStep(invokeSafely(invoker, inv), inv, settled);
+  // A hand-off already under way (a call made from an `around` before its step took its own) is
+  // put back afterwards, so nesting cannot take or lose another call's listener.
+  const outerTo = handedTo;
+  const outerListener = handedListener;
+  handedTo = starts;
+  handedListener = settled;
+  const promise = invokeSafely(invoker, inv);
+  const taken = handedListener !== settled;
+  handedTo = outerTo;
+  handedListener = outerListener;
+  // Not taken when an `around` failed before reaching the step.
+  return taken ? promise : ownStep(promise, inv, settled);
+}
+
+const NO_LISTENERS: readonly CallListener[] = Object.freeze([]);
+
+/** `settled` in a promise step of its own. */
+function ownStep(promise: Promise<RpcResult>, inv: Invocation, settled: SettledListener): Promise<RpcResult> {
+  return promise.then(
+    (result) => settle(NO_LISTENERS, inv, 0, undefined, false, result, settled),
+    (error: unknown) => settle(NO_LISTENERS, inv, 0, undefined, true, error, settled),
+  );
 }
 
 /**
@@ -111,4 +210,13 @@ export function chainSteps(
     step = apply(filter, i, step);
   }
   return listeners.length > 0 ? listeningStep(step, listeners) : step;
+}
+
+/** `invoker.invoke(inv)`, with an invoker that throws instead of rejecting seen as rejecting. */
+export function invokeSafely(invoker: Invoker, inv: Invocation): Promise<RpcResult> {
+  try {
+    return invoker.invoke(inv);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

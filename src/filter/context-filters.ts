@@ -4,24 +4,10 @@ import {
   enterProviderContext,
   type Filter,
   type Invocation,
-  type InvokeFn,
   type RpcContext,
-  type RpcResult,
   withResponseAttachments,
 } from "../core/index.js";
 import { listenerFilter } from "./call-listener.js";
-
-function callAndRecord(
-  ctx: RpcContext,
-  next: InvokeFn,
-  call: Invocation,
-  remoteAddress: string,
-): Promise<RpcResult> {
-  return next(call).then((result) => {
-    ctx.recordCall({ invocation: call, remoteAddress, attachments: result.attachments });
-    return result;
-  });
-}
 
 /**
  * Whether the invocation already carries every key of the context's attachments (a cluster binds
@@ -35,22 +21,26 @@ function carriesAll(inv: Invocation, ctx: RpcContext): boolean {
 }
 
 /**
- * Consumer side (Java's ConsumerContextFilter): the attachments of the current RpcContext travel
- * with the call (the invocation's own attachments win on a clash, so framework keys stay intact),
- * and when the call completes the context records what the provider sent back. Outside any context
- * the call passes through untouched.
+ * Consumer side (Java's ConsumerContextFilter, a listener as there): the attachments of the current
+ * RpcContext travel with the call (the invocation's own attachments win on a clash, so framework
+ * keys stay intact), and when the call completes the context records what the provider sent back.
+ * Outside any context the call passes through untouched. The listener runs in the promise reaction
+ * registered inside the call's context, so `currentRpcContext()` there is the caller's.
  */
-export const consumerContextFilter: Filter = (next, invoker) => {
+export const consumerContextFilter: Filter = listenerFilter((invoker) => {
   const remoteAddress = invoker.url.address;
-  return (inv) => {
-    const ctx = currentRpcContext();
-    if (ctx === undefined) return next(inv);
-    const call = carriesAll(inv, ctx)
-      ? inv
-      : deriveInvocation(inv, { attachments: { ...ctx.attachments, ...inv.attachments } });
-    return callAndRecord(ctx, next, call, remoteAddress);
+  return {
+    around(inv, proceed) {
+      const ctx = currentRpcContext();
+      if (ctx === undefined || carriesAll(inv, ctx)) return proceed(inv);
+      return proceed(deriveInvocation(inv, { attachments: { ...ctx.attachments, ...inv.attachments } }));
+    },
+    onResponse(result, call) {
+      currentRpcContext()?.recordCall({ invocation: call, remoteAddress, attachments: result.attachments });
+      return result;
+    },
   };
-};
+});
 
 /**
  * Provider side (Java's ContextFilter, a listener as there): the rest of the chain and the user's

@@ -1,7 +1,9 @@
 // Filter chains and the base filters: context (attachments both ways), echo, generic, exception;
 // the protocol wrapper that puts provider chains on export and consumer chains on refer, and the
 // chain of filters that run once per logical call around a reference's cluster.
+
 export { BASE_FILTERS, createFilterExtensionPoint, registerBaseFilters } from "./base-filters.js";
+export { invokeListening, invokeSafely, listenerFilter, type SettledListener } from "./call-listener.js";
 export { withClusterFilters } from "./cluster-filters.js";
 export { consumerContextFilter, providerContextFilter } from "./context-filters.js";
 export { echoFilter } from "./echo-filter.js";

@@ -12,6 +12,7 @@ import {
   RpcStatusTable,
   type Url,
 } from "../../core/index.js";
+import { invokeListening, invokeSafely, type SettledListener } from "../../filter/index.js";
 import type { ClusterContext, Directory, LoadBalance, LoadBalanceContext } from "../contracts.js";
 import { loadBalanceName } from "../loadbalance/weight.js";
 import { bindContextAttachments, forwardedAttachments, PINPOINT_KEY, pinpointOf } from "./attachments.js";
@@ -219,10 +220,10 @@ export abstract class AbstractClusterInvoker implements Invoker {
    * (a derived one when the call named a pinpoint address; invocations are immutable, so
    * otherwise the same one). The attempt's own `timeout` is enforced below, by the protocol
    * invoker, so a timed-out attempt comes back here as a retryable `DeadlineExceeded`.
-   * Not an async function: with no statistics table the provider's promise is returned as is, and
-   * with one a single `then` records the outcome (no async frame nor awaited promise per attempt).
-   * A failed attempt settles the returned promise with what `recover` makes of its error (a retry),
-   * in that same `then`: the caller adds no `catch` of its own.
+   * Not an async function: the outcome (the statistics, and for a failure what `recover` makes of
+   * its error, a retry) is handled by one `AttemptOutcome`, which `invokeListening` runs in the
+   * promise step the provider invoker's filter chain starts with (its own step for an invoker
+   * without one): no async frame nor promise of the cluster's per attempt.
    */
   protected attempt(
     invoker: Invoker,
@@ -242,23 +243,38 @@ export abstract class AbstractClusterInvoker implements Invoker {
     const attachments = forwardedAttachments(inv.attachments);
     const attemptInv = attachments === inv.attachments ? inv : deriveInvocation(inv, { attachments });
     const table = this.context.rpcStatus;
-    if (table === undefined) {
-      const invoked = invokeSafely(invoker, attemptInv);
-      return recover === undefined ? invoked : invoked.catch(recover);
+    if (table === undefined && recover === undefined) return invokeSafely(invoker, attemptInv);
+    const status = table?.begin(invoker.url, inv.method);
+    return invokeListening(invoker, attemptInv, new AttemptOutcome(status, recover));
+  }
+}
+
+/**
+ * What settles one attempt: its end in the statistics (a business error counts as a success: the
+ * provider answered), then, for a failure, the recovery. One object per attempt, its methods shared.
+ */
+class AttemptOutcome implements SettledListener {
+  readonly #status: RpcStatus | undefined;
+  readonly #recover: ((error: unknown) => Promise<RpcResult>) | undefined;
+  readonly #started: number;
+
+  constructor(status: RpcStatus | undefined, recover: ((error: unknown) => Promise<RpcResult>) | undefined) {
+    this.#status = status;
+    this.#recover = recover;
+    this.#started = status === undefined ? 0 : performance.now();
+  }
+
+  onResponse(result: RpcResult): RpcResult {
+    if (this.#status !== undefined) RpcStatusTable.end(this.#status, performance.now() - this.#started, true);
+    return result;
+  }
+
+  onError(error: unknown): Promise<RpcResult> {
+    if (this.#status !== undefined) {
+      RpcStatusTable.end(this.#status, performance.now() - this.#started, error instanceof BizError);
     }
-    const status: RpcStatus = table.begin(invoker.url, inv.method);
-    const started = performance.now();
-    return invokeSafely(invoker, attemptInv).then(
-      (result) => {
-        RpcStatusTable.end(status, performance.now() - started, true);
-        return result;
-      },
-      (error: unknown) => {
-        RpcStatusTable.end(status, performance.now() - started, error instanceof BizError);
-        if (recover !== undefined) return recover(error);
-        throw error;
-      },
-    );
+    if (this.#recover !== undefined) return this.#recover(error);
+    throw error;
   }
 }
 
@@ -268,13 +284,4 @@ function failed(
   recover: ((error: unknown) => Promise<RpcResult>) | undefined,
 ): Promise<RpcResult> {
   return recover === undefined ? Promise.reject(error) : recover(error);
-}
-
-/** `invoker.invoke(inv)`, with an invoker that throws instead of rejecting seen as rejecting. */
-function invokeSafely(invoker: Invoker, inv: Invocation): Promise<RpcResult> {
-  try {
-    return invoker.invoke(inv);
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }

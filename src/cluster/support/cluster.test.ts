@@ -12,6 +12,7 @@ import {
   runWithRpcContext,
   Url,
 } from "../../core/index.js";
+import { buildFilterChain, consumerContextFilter } from "../../filter/index.js";
 import { createFakeInvokers, createSeededRandom, FakeInvoker } from "../../testing/index.js";
 import { BUILTIN_LOAD_BALANCES } from "../builtin.js";
 import type { Cluster, ClusterContext, Router } from "../contracts.js";
@@ -65,6 +66,20 @@ function build(
 ) {
   const directory = new StaticDirectory(consumer(params), invokers);
   return { invoker: cluster(directory, ctx), directory, ctx };
+}
+
+/** Promises created while `run` starts its call (its synchronous part, where every layer makes its own). */
+function promisesDuring(run: () => Promise<unknown>): Promise<number> {
+  let promises = 0;
+  const hook = createHook({
+    init(_id, type) {
+      if (type === "PROMISE") promises++;
+    },
+  });
+  hook.enable();
+  const running = run();
+  hook.disable();
+  return running.then(() => promises);
 }
 
 const total = (invokers: FakeInvoker[]) => invokers.reduce((n, i) => n + i.calls, 0);
@@ -197,24 +212,55 @@ describe("cluster - failover", () => {
   });
 
   it("failover - a call that succeeds at once adds one promise, whose handler both records the statistics and retries", async () => {
-    const promisesDuring = (run: () => Promise<unknown>): Promise<number> => {
-      let promises = 0;
-      const hook = createHook({
-        init(_id, type) {
-          if (type === "PROMISE") promises++;
-        },
-      });
-      hook.enable();
-      const running = run();
-      hook.disable();
-      return running.then(() => promises);
-    };
     const invokers = createFakeInvokers(1);
     const provider = await promisesDuring(() => invokers[0]!.invoke(call()));
     const plain = build(failoverCluster, invokers).invoker;
     assert.equal(await promisesDuring(() => plain.invoke(call())), provider + 1);
     const counted = build(failoverCluster, invokers, {}, testContext({ rpcStatus: new RpcStatusTable() }));
     assert.equal(await promisesDuring(() => counted.invoker.invoke(call())), provider + 1);
+  });
+
+  it("failover - over invokers with a consumer filter chain, counts as over bare ones, in the chain's promise step", async () => {
+    /** Calls that succeed, fail once and retry, and answer a business error; the statistics after. */
+    const scenario = async (chained: boolean) => {
+      const fakes = createFakeInvokers(2);
+      const invokers = chained ? fakes.map((fake) => buildFilterChain(fake, [consumerContextFilter])) : fakes;
+      const rpcStatus = new RpcStatusTable();
+      const ctx = testContext({ rpcStatus });
+      const invoker = failoverCluster(
+        new StaticDirectory(consumer({ loadbalance: "roundrobin" }), invokers),
+        ctx,
+      );
+      await invoker.invoke(call());
+      const promises = await promisesDuring(() => invoker.invoke(call()));
+      fakes[0]!.failTimes(1);
+      await invoker.invoke(call());
+      fakes[0]!.throwBizError("no such user");
+      await assert.rejects(invoker.invoke(call()), BizError);
+      const stats = fakes.map((fake) => ({
+        ...rpcStatus.of(fake.url, "sayHello"),
+        totalElapsedMs: 0,
+        failedElapsedMs: 0,
+        maxElapsedMs: 0,
+      }));
+      return {
+        promises,
+        stats,
+        chainAlone: chained ? await promisesDuring(() => invokers[0]!.invoke(call())) : 0,
+      };
+    };
+    const bare = await scenario(false);
+    const chained = await scenario(true);
+    assert.deepEqual(chained.stats, bare.stats);
+    assert.deepEqual(
+      bare.stats.map((s) => [s.total, s.failed, s.active]),
+      [
+        [3, 1, 0],
+        [2, 0, 0],
+      ],
+      "one success each, a failed attempt retried on the other, a business error counted as a success",
+    );
+    assert.equal(chained.promises, chained.chainAlone, "no promise of the cluster's over a chained invoker");
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Attributes, Span, Tracer, TracerProvider } from "@opentelemetry/api";
 import { type Filter, type FilterExtension, type RpcResult, withAttachments } from "../../core/index.js";
+import { listenerFilter } from "../../filter/index.js";
 import { otelApi, tracerProviderRegistered } from "./otel-api.js";
 import {
   contextFromAttachments,
@@ -101,16 +102,19 @@ export const consumerTracingFilter: Filter = (next, invoker) => {
  * Per attempt: names the first provider tried on the client span (Java tags the span with its
  * first invoked invoker), found as the active span while the attempts run.
  */
-export const consumerPeerFilter: Filter = (next, invoker) => {
+export const consumerPeerFilter: Filter = listenerFilter((invoker) => {
   const peer = peerAttributes(invoker.url.host, String(invoker.url.port));
-  return (inv) => {
-    if (!tracerProviderRegistered()) return next(inv);
-    const { context, trace } = otelApi();
-    const span = trace.getSpan(context.active());
-    if (span !== undefined && awaitingPeer.delete(span)) span.setAttributes(peer);
-    return next(inv);
+  // A listener with only a `begin`: it shares the step the consumer chain starts with.
+  return {
+    begin() {
+      if (!tracerProviderRegistered()) return undefined;
+      const { context, trace } = otelApi();
+      const span = trace.getSpan(context.active());
+      if (span !== undefined && awaitingPeer.delete(span)) span.setAttributes(peer);
+      return undefined;
+    },
   };
-};
+});
 
 /**
  * The provider's server span `{service}/{method}`, child of the span the caller sent (W3C or B3),

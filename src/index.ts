@@ -78,6 +78,7 @@ export {
   type ProtoServer,
   type ProtoServerOptions,
   type ProtoService,
+  type ProtoServiceOptions,
 } from "./protocol/triple/index.js";
 export {
   type CallOptions,

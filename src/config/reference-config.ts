@@ -1,4 +1,4 @@
-import { Code, DEFAULT_GENERIC, RpcError, type ServiceDefinition, Url } from "../core/index.js";
+import { Code, DEFAULT_GENERIC, RpcError, type ServiceDefinition, servicePath, Url } from "../core/index.js";
 import {
   CONSUMER_DEFAULTS,
   CONSUMER_FIELDS,
@@ -162,7 +162,9 @@ export function resolveReference(
     ...(scope === undefined ? {} : { scope }),
     id,
     urls: Object.freeze(
-      addresses.map((address) => parseDirectUrl(address, contract.interface, joinPath(path, "url"))),
+      addresses.map((address) =>
+        parseDirectUrl(address, servicePath(contract.interface, contract.definition), joinPath(path, "url")),
+      ),
     ),
     methods: resolveMethods(record.methods, path, effective, contract.definition),
     given: Object.freeze(given),
@@ -188,7 +190,8 @@ function mergeGiven(
   return merged;
 }
 
-function parseDirectUrl(address: string, iface: string, path: string): Url {
+/** A `url=` address; one without a path calls `defaultPath` (an IDL service's `package.Service`). */
+function parseDirectUrl(address: string, defaultPath: string, path: string): Url {
   let url: Url;
   try {
     url = Url.parse(address.includes("://") ? address : `dubbo://${address}`);
@@ -202,7 +205,7 @@ function parseDirectUrl(address: string, iface: string, path: string): Url {
   if (url.host === "")
     throw invalidSetting(path, address, "an address with a host, like dubbo://127.0.0.1:20880");
   return url.with({
-    path: url.path === "" ? iface : url.path,
+    path: url.path === "" ? defaultPath : url.path,
     port: url.port === 0 ? defaultPortOf(url.protocol) : url.port,
   });
 }

@@ -4,6 +4,7 @@ import {
   javaMethodNames,
   REGISTRY_SERVICE_INTERFACE,
   type ServiceDefinition,
+  servicePath,
   Url,
 } from "../core/index.js";
 import { APPLICATION_FIELDS, type ResolvedApplicationConfig } from "./application-config.js";
@@ -82,7 +83,9 @@ export function toServiceUrl(
     protocol: protocol.name,
     host: protocol.registerHost ?? bindHost,
     port: protocol.registerPort ?? protocol.port,
-    path: service.interface,
+    // An IDL service's path is its proto name even when it registers under a Java one (Java's
+    // ServiceConfig sets a ServerService's path to its descriptor's name).
+    path: servicePath(service.interface, service.definition),
     params,
   });
 }

@@ -22,8 +22,13 @@ export interface IdlMethod {
   decodeResponse(bytes: Uint8Array): unknown;
 }
 
-/** The methods of an IDL service, by proto method name. */
+/** The methods of an IDL service, by proto method name, and the path they are served at. */
 export interface IdlService {
+  /**
+   * The proto's `package.Service`: the request path's first part and the exported URL's path,
+   * which the Java interface the service registers under (`interfaceName`) may differ from.
+   */
+  readonly path: string;
   readonly methods: ReadonlyMap<string, IdlMethod>;
   /** Loads what the methods' codecs need (the protobuf runtime); awaited before the first export or call. */
   ready(): Promise<void>;

@@ -136,7 +136,20 @@ export function settingMethodNames(definition: ServiceDefinition): string[] {
   return [...definition.idl.methods.keys()].sort();
 }
 
+/**
+ * The path a service is exported and called at: an IDL service's proto `package.Service`, else its
+ * interface name (`iface`, the interface a service or reference is configured with).
+ */
+export function servicePath(iface: string, definition: ServiceDefinition | undefined): string {
+  return definition?.idl?.path ?? iface;
+}
+
 const JAVA_CLASS_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+
+/** Whether `name` is a dotted Java class name (`org.apache.dubbo.demo.DemoService`). */
+export function isJavaClassName(name: unknown): name is string {
+  return typeof name === "string" && JAVA_CLASS_NAME.test(name);
+}
 
 /**
  * Declares a service contract. Throws a `TypeError` naming the problem when the interface or a
@@ -154,7 +167,7 @@ export function defineService<const M extends MethodsDeclaration>(
   interfaceName: string,
   methods: M & AgreeingArgs<M>,
 ): ServiceDefinition<DefinedMethods<M>> {
-  if (typeof interfaceName !== "string" || !JAVA_CLASS_NAME.test(interfaceName)) {
+  if (!isJavaClassName(interfaceName)) {
     throw new TypeError(
       `defineService: "${String(interfaceName)}" is not a Java interface name (expected e.g. org.apache.dubbo.demo.DemoService)`,
     );

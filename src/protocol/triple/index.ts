@@ -12,4 +12,5 @@ export {
   type ProtoClient,
   type ProtoImplementation,
   type ProtoService,
+  type ProtoServiceOptions,
 } from "./proto-service.js";

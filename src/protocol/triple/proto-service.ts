@@ -11,6 +11,7 @@ import {
   type IdlCallContext,
   type IdlCallOptions,
   type IdlMethod,
+  isJavaClassName,
   RpcError,
 } from "../../core/index.js";
 import type { IdlServiceDefinition } from "../shared/idl-provider-invoker.js";
@@ -26,10 +27,22 @@ export interface ProtoService<S extends DescService = DescService> {
   /** By the proto method name (`SayHello`). */
   readonly methods: ReadonlyMap<string, DescMethod>;
   /**
-   * The contract `app.export` and `app.refer` take it as: interface `package.Service` (the path
-   * and registered interface, as Java registers an IDL service) and the methods' codecs.
+   * The contract `app.export` and `app.refer` take it as: the Java interface it registers and
+   * subscribes under (`interfaceName`, see {@link ProtoServiceOptions.interface}), the path
+   * `package.Service` (`idl.path`) and the methods' codecs.
    */
   readonly definition: IdlServiceDefinition;
+}
+
+/** How `defineProtoService` names the service in registries. */
+export interface ProtoServiceOptions {
+  /**
+   * The Java interface the service registers and subscribes under, when it is not the one Dubbo's
+   * protoc plugin generates from the proto (`{java_package}.{Service}`, or `package.Service`
+   * without a `java_package`): e.g. the name of a hand-written Java interface. The path stays
+   * the proto's `package.Service` either way.
+   */
+  readonly interface?: string;
 }
 
 /** `convert` with its failure reported as an `InvalidArgument` naming the message type. */
@@ -91,14 +104,44 @@ function idlMethodOf(service: string, method: DescMethod): IdlMethod {
 }
 
 /**
- * Declares an IDL service from its generated descriptor. Throws a `TypeError` naming the problem
- * when `descriptor` is not a service descriptor.
+ * The Java interface Dubbo's protoc plugin (dubbo-compiler's `Dubbo3TripleGenerator`) generates
+ * for a service, the name a Java provider on its ImplBase registers under and a Java consumer on
+ * its stub subscribes to: `{java_package}.{Service}`, or the proto's `package.Service` when the
+ * file sets no `java_package`. `java_multiple_files` and `java_outer_classname` move only the
+ * message classes: the interface is always its own file in that package.
+ */
+function generatedJavaInterface(descriptor: DescService): string {
+  const javaPackage = descriptor.file.proto.options?.javaPackage;
+  return javaPackage ? `${javaPackage}.${descriptor.name}` : descriptor.typeName;
+}
+
+/** The interface `options` names, checked, else the generated one. */
+function interfaceOf(descriptor: DescService, options: ProtoServiceOptions): string {
+  const given = options.interface;
+  if (given === undefined) return generatedJavaInterface(descriptor);
+  if (!isJavaClassName(given)) {
+    throw new TypeError(
+      `defineProtoService(${descriptor.typeName}): interface ${JSON.stringify(given)} is not a Java interface name (expected e.g. com.foo.Greeter, or leave it out for ${generatedJavaInterface(descriptor)})`,
+    );
+  }
+  return given;
+}
+
+/**
+ * Declares an IDL service from its generated descriptor. It registers and subscribes under the
+ * Java interface Dubbo's protoc plugin generates from the proto (`{java_package}.{Service}`, else
+ * `package.Service`), or `options.interface`, and is served at `/{package.Service}/{Method}`.
+ * Throws a `TypeError` naming the problem when `descriptor` is not a service descriptor or
+ * `options.interface` not a Java interface name.
  *
  * @example
  * import { Greeter } from "./gen/greeter_pb.js";
  * const GreeterService = defineProtoService(Greeter);
  */
-export function defineProtoService<S extends DescService>(descriptor: S): ProtoService<S> {
+export function defineProtoService<S extends DescService>(
+  descriptor: S,
+  options: ProtoServiceOptions = {},
+): ProtoService<S> {
   if (descriptor?.kind !== "service" || !Array.isArray(descriptor.methods)) {
     throw new TypeError(
       "defineProtoService: expected a service descriptor, such as the `GenService` a protoc-gen-es `_pb` file exports",
@@ -108,9 +151,9 @@ export function defineProtoService<S extends DescService>(descriptor: S): ProtoS
   const typeName = descriptor.typeName;
   const idl = new Map(descriptor.methods.map((m) => [m.name, idlMethodOf(typeName, m)] as const));
   const definition = Object.freeze({
-    interfaceName: typeName,
+    interfaceName: interfaceOf(descriptor, options),
     methods: {},
-    idl: { methods: idl, ready: loadProtobufRuntime },
+    idl: { path: typeName, methods: idl, ready: loadProtobufRuntime },
   });
   return Object.freeze({ descriptor, typeName, methods, definition });
 }

@@ -1,7 +1,8 @@
 // Triple in IDL mode against real Java Dubbo 3.3.6 from Maven Central: the Greeter of
-// test/triple/proto/greeter.proto, on the Java side declared in one of the two ways Java teams do
-// (JavaGreeterStyle: a Java interface with protobuf-java messages, or the stubs of Dubbo's protoc
-// plugin), served and called as raw protobuf, no wrapper. Our createProtoClient calls the Java
+// test/triple/proto/, on the Java side declared in one of the two ways Java teams do
+// (JavaGreeterStyle: a Java interface with protobuf-java messages on greeter.proto, or the stubs
+// of Dubbo's protoc plugin on greeter_java_package.proto, whose java_package makes the Java
+// interface name differ from the path), served and called as raw protobuf, no wrapper. Our createProtoClient calls the Java
 // provider, and a Java consumer calls our createProtoServer: unary with attachments both ways,
 // server streaming, client streaming, bidi, a status error and a deadline; then both ways through
 // ZooKeeper. Each test file runs this suite for one style, with one JVM for the whole file.
@@ -19,15 +20,17 @@ import {
   type ProtoClientHandle,
   type ProtoImplementation,
   type ProtoServer,
+  type ProtoService,
   RpcError,
   silentLogger,
+  Url,
 } from "../../../src/index.js";
 import { useZooKeeper } from "../../registry/zookeeper-fixture.js";
+import { Greeter as JavaPackageGreeter } from "../../triple/gen/greeter_java_package_pb.js";
 import { Greeter } from "../../triple/gen/greeter_pb.js";
 import { freePort, type PeerLine } from "../java-dubbo-real/java-peer.js";
 import { type JavaGreeterStyle, type JavaIdlPeer, startJavaIdlPeer } from "./idl-peer.js";
 
-const GreeterService = defineProtoService(Greeter);
 type GreeterClient = ProtoClient<typeof Greeter>;
 
 /** How the calls our server took ended early: the status code name. */
@@ -169,30 +172,71 @@ async function assertJavaConsumerCases(
   endings.length = 0;
 }
 
+interface Style {
+  readonly title: string;
+  /** Our declaration of the Java side's proto. */
+  readonly service: ProtoService<typeof Greeter>;
+  /** The path and the `interface` of the Java provider's URL. */
+  readonly path: string;
+  readonly consumerClass: RegExp;
+  readonly providerProxy: string | null;
+}
+
 /** What tells the styles apart on the Java side: how the consumer calls, how the provider is exported. */
-const STYLES: Readonly<
-  Record<JavaGreeterStyle, { title: string; consumerClass: RegExp; providerProxy: string | null }>
-> = {
+const STYLES: Readonly<Record<JavaGreeterStyle, Style>> = {
   // Dubbo's reflection proxy of the interface, serving it by reflection too.
   interface: {
     title: "a Java interface with protobuf messages",
+    service: defineProtoService(Greeter),
+    path: "dubbo.tri.test.Greeter",
     consumerClass: /^dubbo\.tri\.test\.GreeterDubboProxy\d+$/,
     providerProxy: null,
   },
-  // The generated stub calls; the ImplBase (a ServerService) is exported as a native stub.
+  // The generated stub calls; the ImplBase (a ServerService) is exported as a native stub, at the
+  // proto path and under the Java interface dubbo-compiler names from java_package, which
+  // defineProtoService derives too.
   stubs: {
-    title: "the stubs of Dubbo's protoc plugin",
+    title: "the stubs of Dubbo's protoc plugin, with a java_package",
+    // greet.v1's messages are greeter.proto's under another package: the same types but for
+    // their type names, which never go on the wire.
+    service: defineProtoService(JavaPackageGreeter) as unknown as ProtoService<typeof Greeter>,
+    path: "greet.v1.Greeter",
     consumerClass: /^dubbo\.tri\.test\.DubboGreeterTriple\$GreeterStub$/,
     providerProxy: "nativestub",
   },
 };
 
+/** Every Java Greeter is the interface dubbo.tri.test.Greeter, whatever its path. */
+const JAVA_INTERFACE = "dubbo.tri.test.Greeter";
+
 /** The whole suite against a Java peer declaring Greeter in `style`; call it once per test file. */
 export function javaGreeterSuite(style: JavaGreeterStyle): void {
   const fixture = useZooKeeper(`dubbo-ts-java-${style}-`);
+  const GreeterService = STYLES[style].service;
   let java: JavaIdlPeer;
   let ours: ProtoServer;
   let toJava: ProtoClientHandle<typeof Greeter>;
+
+  /** Where the Java provider registers; our provider has a root of its own. */
+  const javaProviderRegistry = () => `zookeeper://${fixture.zk.connectString}?group=idl-java-provider`;
+
+  /**
+   * Java's Greeter, exported once on first use and registered, so the direct tests call it and
+   * our consumer finds it through ZooKeeper: Java 3.3 refuses a second export in one JVM of a
+   * stub whose interface differs from its path ("please use a unique path"). Its address.
+   */
+  let javaProvider: Promise<string> | undefined;
+  const provideJava = (): Promise<string> => {
+    javaProvider ??= (async () => {
+      const port = await freePort(java.host);
+      const exported = new URL(await java.provide(javaProviderRegistry(), port));
+      assert.equal(exported.searchParams.get("proxy"), STYLES[style].providerProxy, exported.href);
+      assert.equal(exported.pathname, `/${STYLES[style].path}`, exported.href);
+      assert.equal(exported.searchParams.get("interface"), JAVA_INTERFACE, exported.href);
+      return `${java.host}:${port}`;
+    })();
+    return javaProvider;
+  };
 
   /** An application on `registry` (interface-level, as the Java peer), serving tri on Java's host. */
   async function application(name: string, registry: string): Promise<DubboApplication> {
@@ -215,14 +259,6 @@ export function javaGreeterSuite(style: JavaGreeterStyle): void {
     java = await startJavaIdlPeer(style);
     ours = await createProtoServer({ host: java.host, port: 0, logger: silentLogger });
     ours.add(GreeterService, implementation);
-    const port = await freePort(java.host);
-    const exported = new URL(await java.provide("-", port));
-    assert.equal(exported.searchParams.get("proxy"), STYLES[style].providerProxy, exported.href);
-    toJava = createProtoClient(GreeterService, {
-      address: `${java.host}:${port}`,
-      timeoutMs: 10_000,
-      logger: silentLogger,
-    });
   });
 
   after(async () => {
@@ -232,6 +268,14 @@ export function javaGreeterSuite(style: JavaGreeterStyle): void {
   });
 
   describe(`Triple IDL interop with Java Dubbo 3.3.6, ${STYLES[style].title} (direct)`, () => {
+    before(async () => {
+      toJava = createProtoClient(GreeterService, {
+        address: await provideJava(),
+        timeoutMs: 10_000,
+        logger: silentLogger,
+      });
+    });
+
     test(`java idl ${style} - our proto client calls a Java provider: unary with attachments both ways`, async () => {
       await assertUnaryWithAttachments(toJava.client);
     });
@@ -259,15 +303,23 @@ export function javaGreeterSuite(style: JavaGreeterStyle): void {
       const registry = `zookeeper://${fixture.zk.connectString}?group=idl-node-provider`;
       const app = await application("ts-idl-provider-zk", registry);
       await app.export(GreeterService, implementation, { scope: "remote" });
+      // Registered where the Java consumer subscribes (its interface), served at the proto path.
+      const node = `/idl-node-provider/${JAVA_INTERFACE}/providers`;
+      const registered = ((await fixture.inspector.getChildren(node)) ?? []).map((child) =>
+        Url.parse(decodeURIComponent(child)),
+      );
+      assert.deepEqual(
+        registered.map((url) => [url.protocol, url.path, url.get("interface")]),
+        [["tri", STYLES[style].path, JAVA_INTERFACE]],
+      );
       await assertJavaConsumerCases(style, await java.consume(registry));
     });
 
     test(`java idl ${style} - our consumer finds a Java IDL provider through ZooKeeper`, async () => {
-      const registry = `zookeeper://${fixture.zk.connectString}?group=idl-java-provider`;
-      await java.provide(registry, await freePort(java.host));
-      const app = await application("ts-idl-consumer-zk", registry);
+      await provideJava();
+      const app = await application("ts-idl-consumer-zk", javaProviderRegistry());
       const greeter = await app.refer(GreeterService, { timeoutMs: 5000, retries: 0, check: false });
-      // The Java provider's registration may reach our directory a moment after the export.
+      // With check: false the first notification may reach our directory a moment after refer.
       for (let i = 0; i < 100; i++) {
         const ready = await greeter.sayHello({ name: "probe" }).then(
           () => true,

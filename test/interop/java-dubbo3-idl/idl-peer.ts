@@ -1,8 +1,10 @@
 // Runs IdlPeer (java/ beside this file) on real Java Dubbo 3.3.6: one JVM per test file, both a
 // Greeter provider and a Greeter consumer in IDL mode, driven by java-peer.ts's command protocol.
-// Its protobuf classes come from test/triple/proto/greeter.proto through protoc from Maven Central;
-// its Greeter is either the plain Java interface of java/ or the stubs Dubbo's own protoc plugin
-// (dubbo-compiler) generates from the same file (java-dubbo3-stubs/java/ has the provider on them).
+// Its protobuf classes come from test/triple/proto/ through protoc from Maven Central; its Greeter
+// is either the plain Java interface of java/ (on greeter.proto) or the stubs Dubbo's own protoc
+// plugin (dubbo-compiler) generates from greeter_java_package.proto, the same service under
+// another proto package with java_package dubbo.tri.test (java-dubbo3-stubs/java/ has the
+// provider on them); either way the Java classes are dubbo.tri.test's.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { javaDubboClasspath, javaDubboProtocPlugin, javaProtoc } from "../../../scripts/java-dubbo-deps.mjs";
@@ -12,7 +14,10 @@ import { commandPeer, type JavaConsumer, type PeerLine, spawnPeer } from "../jav
 const HERE = dirname(fileURLToPath(import.meta.url));
 const JAVA = join(HERE, "java");
 const PEER_JAVA = join(JAVA, "dubbots", "interop");
-const GREETER_PROTO = join(HERE, "..", "..", "triple", "proto", "greeter.proto");
+const PROTOS = join(HERE, "..", "..", "triple", "proto");
+/** The interface style's proto; the stubs are generated from its copy with a java_package. */
+const GREETER_PROTO = join(PROTOS, "greeter.proto");
+const JAVA_PACKAGE_PROTO = join(PROTOS, "greeter_java_package.proto");
 const JSON_OUT = join(HERE, "..", "java-dubbo-real", "java", "common", "dubbots", "interop", "JsonOut.java");
 const START_TIMEOUT_MS = 90_000;
 
@@ -40,7 +45,11 @@ function harness(style: JavaGreeterStyle, classpath: readonly string[]): JavaHar
       JSON_OUT,
     ],
     classpath,
-    protos: { protoc: javaProtoc(), files: [GREETER_PROTO], plugins: { dubbo: javaDubboProtocPlugin() } },
+    protos: {
+      protoc: javaProtoc(),
+      files: [JAVA_PACKAGE_PROTO],
+      plugins: { dubbo: javaDubboProtocPlugin() },
+    },
     cacheName: "java-dubbo3-stubs",
     suite: "Java Triple stub interop tests",
   };

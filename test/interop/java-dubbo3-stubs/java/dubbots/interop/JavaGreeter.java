@@ -7,8 +7,8 @@ import org.apache.dubbo.common.stream.StreamObserver;
 
 /**
  * IdlPeer's provider as a Java team writes it on the stubs Dubbo's protoc plugin generates from
- * greeter.proto: extending DubboGreeterTriple.GreeterImplBase, which serves each rpc by its proto
- * name (and sayHelloAsync from sayHello).
+ * greeter_java_package.proto: extending DubboGreeterTriple.GreeterImplBase, which serves each rpc
+ * by its proto name (and sayHelloAsync from sayHello).
  */
 final class JavaGreeter extends DubboGreeterTriple.GreeterImplBase {
   @Override

@@ -91,9 +91,16 @@ function runTests(label, args, env) {
     detached: true,
     env: { ...process.env, ...env },
   });
-  const forward = (signal) => process.kill(-runner.pid, signal);
-  process.on("SIGINT", forward);
-  process.on("SIGTERM", forward);
+  // The group is in a session of its own (detached), so a hangup of our terminal reaches it only
+  // through us, as Ctrl-C and a kill do.
+  const forward = (signal) => {
+    try {
+      process.kill(-runner.pid, signal);
+    } catch {
+      // the group has ended
+    }
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, forward);
   runner.on("exit", (code, signal) => {
     const leftovers = processesOfGroup(runner.pid);
     if (leftovers.length > 0) {

@@ -13,16 +13,21 @@ const argv = process.argv.slice(2);
 const onlyTests = argv.includes("--only-tests");
 const filters = argv.filter((a) => !a.startsWith("--"));
 
+/** Prints how step `label`, begun at `started`, ended; a failed step ends this script with its status. */
+function finishStep(label, started, status, signal) {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (status !== 0) {
+    process.stdout.write(`✖ ${label} failed after ${seconds}s${signal ? ` (${signal})` : ""}\n`);
+    process.exit(status ?? 1);
+  }
+  process.stdout.write(`✔ ${label} (${seconds}s)\n`);
+}
+
 function run(label, command, args, env = {}) {
   const started = Date.now();
   process.stdout.write(`\n▶ ${label}\n`);
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (result.status !== 0) {
-    process.stdout.write(`✖ ${label} failed after ${seconds}s\n`);
-    process.exit(result.status ?? 1);
-  }
-  process.stdout.write(`✔ ${label} (${seconds}s)\n`);
+  finishStep(label, started, result.status, result.signal);
 }
 
 function testFiles() {
@@ -113,12 +118,7 @@ function runTests(label, args, env) {
         // they ended meanwhile
       }
     }
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (code !== 0) {
-      process.stdout.write(`✖ ${label} failed after ${seconds}s${signal ? ` (${signal})` : ""}\n`);
-      process.exit(code ?? 1);
-    }
-    process.stdout.write(`✔ ${label} (${seconds}s)\n`);
+    finishStep(label, started, code, signal);
   });
 }
 

@@ -264,11 +264,13 @@ class ServedWrapperCall implements TripleRequest {
     this.#invocation = invokeService(this.#context, this.#stream, this, bytes, this.#exported);
   }
 
-  /** The stream closed: its executor slot is free; closed before we answered, the caller canceled. */
+  /**
+   * The stream closed: its executor slot is free. Closed before we answered, the caller canceled
+   * (RST_STREAM) or the connection went away; an answered call completed its invocation first, so
+   * no error is built for it.
+   */
   closed(): void {
     this.#done();
-    // Closed before we answered: the caller canceled (RST_STREAM) or the connection went away.
-    // An answered call completed its invocation first, so no error is built for it (one per call).
     const invocation = this.#invocation;
     if (invocation === undefined || this.#stream.headersSent) return;
     invocation.cancel(

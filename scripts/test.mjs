@@ -5,6 +5,7 @@
 // Usage: npm test [-- --only-tests] [-- <path filter>...]
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { constants } from "node:os";
 import { join } from "node:path";
 import { ensureJavaDubbo } from "./java-dubbo-deps.mjs";
 import { ensureSystemPackages } from "./system-deps.mjs";
@@ -13,12 +14,19 @@ const argv = process.argv.slice(2);
 const onlyTests = argv.includes("--only-tests");
 const filters = argv.filter((a) => !a.startsWith("--"));
 
-/** Prints how step `label`, begun at `started`, ended; a failed step ends this script with its status. */
+/** The exit status a shell gives a command that `signal` ended: 128 plus its number. */
+const signalStatus = (signal) => 128 + (constants.signals[signal] ?? 0);
+
+/**
+ * Prints how step `label`, begun at `started`, ended; a failed step ends this script with its
+ * status, or with 128 + n when signal n ended it (so a caller can tell an interrupted run from
+ * failing tests).
+ */
 function finishStep(label, started, status, signal) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (status !== 0) {
     process.stdout.write(`✖ ${label} failed after ${seconds}s${signal ? ` (${signal})` : ""}\n`);
-    process.exit(status ?? 1);
+    process.exit(signal ? signalStatus(signal) : (status ?? 1));
   }
   process.stdout.write(`✔ ${label} (${seconds}s)\n`);
 }
@@ -98,7 +106,9 @@ function runTests(label, args, env) {
   });
   // The group is in a session of its own (detached), so a hangup of our terminal reaches it only
   // through us, as Ctrl-C and a kill do.
+  let received;
   const forward = (signal) => {
+    received ??= signal;
     try {
       process.kill(-runner.pid, signal);
     } catch {
@@ -118,7 +128,9 @@ function runTests(label, args, env) {
         // they ended meanwhile
       }
     }
-    finishStep(label, started, code, signal);
+    // The runner may handle a forwarded signal and exit with a status of its own: the run still
+    // ended because of the signal we were sent.
+    finishStep(label, started, code, signal ?? received);
   });
 }
 

@@ -12,7 +12,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -47,7 +47,7 @@ async function waitFor(ready: () => boolean, rounds: number): Promise<boolean> {
 
 describe("scripts/test.mjs", () => {
   for (const signal of ["SIGHUP", "SIGTERM", "SIGINT"] as const) {
-    test(`${signal} to npm test ends the test files it runs, and the run fails`, async () => {
+    test(`${signal} to npm test ends the test files it runs, and the run exits as ended by ${signal}`, async () => {
       const dir = mkdtempSync(join(tmpdir(), "dubbo-ts-runner-"));
       const pidFile = join(dir, "sleeper.pid");
       let sleeper: number | undefined;
@@ -75,7 +75,11 @@ describe("scripts/test.mjs", () => {
           await waitFor(() => !alive(sleeper!), 100),
           `test file ${sleeper} still runs after ${signal}`,
         );
-        assert.equal(code, 1, "the run reports the interrupted tests as a failure");
+        assert.equal(
+          code,
+          128 + constants.signals[signal],
+          "the run exits with 128 + the signal's number, as a shell reports an interrupted command",
+        );
       } finally {
         if (sleeper !== undefined && alive(sleeper)) process.kill(sleeper, "SIGKILL");
         rmSync(dir, { recursive: true, force: true });

@@ -170,6 +170,38 @@ describe("call listeners", () => {
       "outer got outer token",
     ]);
   });
+  it("listeners - a begin that throws fails the call; the listeners begun outside it settle with their tokens", async () => {
+    const events: string[] = [];
+    const begunAs = (label: string, begin: () => unknown): Filter =>
+      listenerFilter(() => ({
+        begin,
+        onResponse(result, _inv, _startedAt, begun) {
+          events.push(`${label} response ${String(begun)}`);
+          return result;
+        },
+        onError(error, _inv, _startedAt, begun) {
+          events.push(`${label} error ${(error as Error).message} ${String(begun)}`);
+          throw error;
+        },
+      }));
+    const chain = buildFilterChain(
+      invokerDoing(() => {
+        events.push("call");
+        return "v";
+      }),
+      [
+        begunAs("outer", () => "outer token"),
+        begunAs("throwing", () => {
+          throw new Error("no begin");
+        }),
+        begunAs("inner", () => "inner token"),
+      ],
+    );
+    await assert.rejects(chain.invoke(inv()), /no begin/);
+    // The outer listener's pairing holds (a call-event filter's callStarted gets its callFinished);
+    // the throwing one and those inside it never began, and the call never went on.
+    assert.deepEqual(events, ["outer error no begin outer token"]);
+  });
 });
 
 describe("invokeListening", () => {

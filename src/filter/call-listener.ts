@@ -37,12 +37,13 @@ type ListenerFactory = (invoker: Invoker) => CallListener | undefined;
 const factories = new WeakMap<Filter, ListenerFactory>();
 
 /**
- * Runs the listeners, innermost first, as nested filters would: a listener that throws hands its
- * error to the next one out, one that answers an error hands its result on; then the caller's
- * `settled`, when `invokeListening` handed one, on what they made of the outcome.
+ * Runs the listeners from `innermost` outwards, as nested filters would: a listener that throws
+ * hands its error to the next one out, one that answers an error hands its result on; then the
+ * caller's `settled`, when `invokeListening` handed one, on what they made of the outcome.
  */
 function settle(
   listeners: readonly CallListener[],
+  innermost: number,
   inv: Invocation,
   startedAt: number,
   begun: readonly unknown[] | undefined,
@@ -52,7 +53,7 @@ function settle(
 ): RpcResult | Promise<RpcResult> {
   let isError = failed;
   let value = outcome;
-  for (let i = 0; i < listeners.length; i++) {
+  for (let i = innermost; i < listeners.length; i++) {
     const listener = listeners[i]!;
     const handle = isError ? listener.onError : listener.onResponse;
     if (handle === undefined) continue;
@@ -69,13 +70,31 @@ function settle(
   return value as RpcResult;
 }
 
+/**
+ * A `begin` that threw: the call fails with `cause` and only the listeners outside the one at
+ * `index`, which had begun, settle (with their tokens), as a throw in a nested filter's before-work
+ * reaches only the filters around it.
+ */
+class BeginFailure {
+  constructor(
+    readonly cause: unknown,
+    readonly index: number,
+    readonly begun: unknown[] | undefined,
+  ) {}
+}
+
 /** The listeners' `begin`s, outermost first; an array only when one of them returned something. */
 function beginAll(listeners: readonly CallListener[], inv: Invocation): unknown[] | undefined {
   let begun: unknown[] | undefined;
   for (let i = listeners.length - 1; i >= 0; i--) {
     const begin = listeners[i]!.begin;
     if (begin === undefined) continue;
-    const token = begin(inv);
+    let token: unknown;
+    try {
+      token = begin(inv);
+    } catch (error) {
+      throw new BeginFailure(error, i, begun);
+    }
     if (token === undefined) continue;
     begun ??= new Array<unknown>(listeners.length);
     begun[i] = token;
@@ -112,15 +131,22 @@ function listeningStep(next: InvokeFn, listeners: readonly CallListener[]): Invo
     const startedAt = Date.now();
     let promise: Promise<RpcResult>;
     let begun: unknown[] | undefined;
+    let innermost = 0;
     try {
       begun = beginAll(listeners, inv);
       promise = next(inv);
     } catch (error) {
-      promise = Promise.reject(error);
+      if (error instanceof BeginFailure) {
+        begun = error.begun;
+        innermost = error.index + 1;
+        promise = Promise.reject(error.cause);
+      } else {
+        promise = Promise.reject(error);
+      }
     }
     return promise.then(
-      (result) => settle(listeners, inv, startedAt, begun, false, result, settled),
-      (error: unknown) => settle(listeners, inv, startedAt, begun, true, error, settled),
+      (result) => settle(listeners, innermost, inv, startedAt, begun, false, result, settled),
+      (error: unknown) => settle(listeners, innermost, inv, startedAt, begun, true, error, settled),
     );
   };
   for (const { around } of listeners) {
@@ -166,8 +192,8 @@ const NO_LISTENERS: readonly CallListener[] = Object.freeze([]);
 /** `settled` in a promise step of its own. */
 function ownStep(promise: Promise<RpcResult>, inv: Invocation, settled: SettledListener): Promise<RpcResult> {
   return promise.then(
-    (result) => settle(NO_LISTENERS, inv, 0, undefined, false, result, settled),
-    (error: unknown) => settle(NO_LISTENERS, inv, 0, undefined, true, error, settled),
+    (result) => settle(NO_LISTENERS, 0, inv, 0, undefined, false, result, settled),
+    (error: unknown) => settle(NO_LISTENERS, 0, inv, 0, undefined, true, error, settled),
   );
 }
 

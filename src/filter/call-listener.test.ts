@@ -170,6 +170,31 @@ describe("call listeners", () => {
       "outer got outer token",
     ]);
   });
+  it("listeners - startedAt is the call's Date.now() in a step with a timed listener, and not read otherwise", async () => {
+    const seen: number[] = [];
+    const reading = (timed: boolean): Filter =>
+      listenerFilter(() => ({
+        timed,
+        onResponse(result, _inv, startedAt) {
+          seen.push(startedAt);
+          return result;
+        },
+      }));
+    const before = Date.now();
+    await buildFilterChain(
+      invokerDoing(() => "v"),
+      [reading(false), reading(true)],
+    ).invoke(inv());
+    const after = Date.now();
+    await buildFilterChain(
+      invokerDoing(() => "v"),
+      [reading(false)],
+    ).invoke(inv());
+    assert.equal(seen.length, 3);
+    assert.ok(seen[0]! >= before && seen[0]! <= after && seen[1] === seen[0], `started at ${seen[0]}`);
+    assert.equal(seen[2], 0);
+  });
+
   it("listeners - a begin that throws fails the call; the listeners begun outside it settle with their tokens", async () => {
     const events: string[] = [];
     const begunAs = (label: string, begin: () => unknown): Filter =>

@@ -3,7 +3,8 @@ import type { Filter, Invocation, InvokeFn, Invoker, RpcResult } from "../core/i
 /**
  * Java's `Filter.Listener`: what a filter does once the call has settled, synchronously.
  * `onResponse` may replace the result or throw; `onError` may answer a result instead or throw (the
- * same or another error). `startedAt` is `Date.now()` when the call passed the filter. `around`,
+ * same or another error). `startedAt` is `Date.now()` when the call passed the filter, read only for
+ * a step with a `timed` listener (0 otherwise: a clock read is ~90 ns a call here). `around`,
  * when given, runs the rest of the call (`proceed`, synchronously) in a scope of its own, such as
  * the provider's RpcContext, and returns what `proceed` returns; the listeners run in that scope.
  * `begin`, when given, runs as the call passes the filter (outermost first, after the `around`s);
@@ -11,6 +12,8 @@ import type { Filter, Invocation, InvokeFn, Invoker, RpcResult } from "../core/i
  * of its own clock, say), so a listener keeps per-call state without a closure per call.
  */
 export interface CallListener {
+  /** This listener reads `startedAt`. */
+  readonly timed?: boolean | undefined;
   readonly around?: ((inv: Invocation, proceed: InvokeFn) => Promise<RpcResult>) | undefined;
   readonly begin?: ((inv: Invocation) => unknown) | undefined;
   readonly onResponse?:
@@ -126,9 +129,10 @@ function takeHanded(listeners: readonly CallListener[]): SettledListener | undef
  * registered inside the listeners' `around` scopes (outermost first).
  */
 function listeningStep(next: InvokeFn, listeners: readonly CallListener[]): InvokeFn {
+  const timed = listeners.some((listener) => listener.timed === true);
   let step: InvokeFn = (inv) => {
     const settled = takeHanded(listeners);
-    const startedAt = Date.now();
+    const startedAt = timed ? Date.now() : 0;
     let promise: Promise<RpcResult>;
     let begun: unknown[] | undefined;
     let innermost = 0;

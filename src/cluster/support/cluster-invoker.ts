@@ -21,7 +21,7 @@ import { noProviderError } from "./no-provider-error.js";
 const NOTHING_TRIED: readonly Invoker[] = Object.freeze([]);
 
 /** A failed attempt as a strategy's recovery sees it: what failover's retries start from. */
-export interface FailedAttempt {
+interface FailedAttempt {
   readonly inv: Invocation;
   readonly invoker: Invoker;
   /** The candidates the attempt was chosen among. */

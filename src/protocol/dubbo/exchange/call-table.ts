@@ -62,8 +62,12 @@ export class CallTable<T extends IdentifiedCall> {
 
   #place(call: T): void {
     const slot = slotOf(call.id, this.#mask);
-    if (this.#slots[slot] === undefined) this.#slots[slot] = call;
-    else (this.#displaced ??= new Map()).set(call.id, call);
+    if (this.#slots[slot] === undefined) {
+      this.#slots[slot] = call;
+      return;
+    }
+    this.#displaced ??= new Map();
+    this.#displaced.set(call.id, call);
   }
 
   #grow(): void {

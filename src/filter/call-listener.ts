@@ -74,9 +74,10 @@ function settle(
 }
 
 /**
- * A `begin` that threw: the call fails with `cause` and only the listeners outside the one at
- * `index`, which had begun, settle (with their tokens), as a throw in a nested filter's before-work
- * reaches only the filters around it.
+ * A `begin` that threw: the call fails with `cause`, and the listener at `index` and those outside
+ * it (which had begun) settle with it, the outer ones with their tokens, as Java's `FilterNode`
+ * hands a filter's synchronous throw to that filter's listener and then to the ones around it;
+ * the listeners inside it never began and do not settle.
  */
 class BeginFailure {
   constructor(
@@ -142,7 +143,7 @@ function listeningStep(next: InvokeFn, listeners: readonly CallListener[]): Invo
     } catch (error) {
       if (error instanceof BeginFailure) {
         begun = error.begun;
-        innermost = error.index + 1;
+        innermost = error.index;
         promise = Promise.reject(error.cause);
       } else {
         promise = Promise.reject(error);

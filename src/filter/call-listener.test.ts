@@ -170,6 +170,64 @@ describe("call listeners", () => {
       "outer got outer token",
     ]);
   });
+  it("listeners - startedAt is the call's Date.now() in a step with a timed listener, and not read otherwise", async () => {
+    const seen: number[] = [];
+    const reading = (timed: boolean): Filter =>
+      listenerFilter(() => ({
+        timed,
+        onResponse(result, _inv, startedAt) {
+          seen.push(startedAt);
+          return result;
+        },
+      }));
+    const before = Date.now();
+    await buildFilterChain(
+      invokerDoing(() => "v"),
+      [reading(false), reading(true)],
+    ).invoke(inv());
+    const after = Date.now();
+    await buildFilterChain(
+      invokerDoing(() => "v"),
+      [reading(false)],
+    ).invoke(inv());
+    assert.equal(seen.length, 3);
+    assert.ok(seen[0]! >= before && seen[0]! <= after && seen[1] === seen[0], `started at ${seen[0]}`);
+    assert.equal(seen[2], 0);
+  });
+
+  it("listeners - a begin that throws fails the call; it and the listeners begun outside it settle, with their tokens", async () => {
+    const events: string[] = [];
+    const begunAs = (label: string, begin: () => unknown): Filter =>
+      listenerFilter(() => ({
+        begin,
+        onResponse(result, _inv, _startedAt, begun) {
+          events.push(`${label} response ${String(begun)}`);
+          return result;
+        },
+        onError(error, _inv, _startedAt, begun) {
+          events.push(`${label} error ${(error as Error).message} ${String(begun)}`);
+          throw error;
+        },
+      }));
+    const chain = buildFilterChain(
+      invokerDoing(() => {
+        events.push("call");
+        return "v";
+      }),
+      [
+        begunAs("outer", () => "outer token"),
+        begunAs("throwing", () => {
+          throw new Error("no begin");
+        }),
+        begunAs("inner", () => "inner token"),
+      ],
+    );
+    await assert.rejects(chain.invoke(inv()), /no begin/);
+    // The outer listener's pairing holds (a call-event filter's callStarted gets its callFinished);
+    // the throwing one sees its own error with no token (Java's FilterNode calls the throwing
+    // filter's listener too); the one inside never began, and the call never went on.
+    assert.deepEqual(events, ["throwing error no begin undefined", "outer error no begin outer token"]);
+  });
 });
 
 describe("invokeListening", () => {

@@ -20,6 +20,21 @@ import { noProviderError } from "./no-provider-error.js";
 
 const NOTHING_TRIED: readonly Invoker[] = Object.freeze([]);
 
+/** A failed attempt as a strategy's recovery sees it: what failover's retries start from. */
+interface FailedAttempt {
+  readonly inv: Invocation;
+  readonly invoker: Invoker;
+  /** The candidates the attempt was chosen among. */
+  readonly invokers: readonly Invoker[];
+  readonly lb: LoadBalance | undefined;
+}
+
+/**
+ * What a strategy makes of a failed attempt (failover: a retry). Made once per cluster invoker:
+ * the call's own state comes in `attempt`, so a call makes no recovery closure of its own.
+ */
+export type AttemptRecovery = (error: unknown, attempt: FailedAttempt) => Promise<RpcResult>;
+
 /**
  * The common part of every cluster strategy, with Java's AbstractClusterInvoker semantics:
  * context attachments bound before selection, routers applied by the directory, the balancer
@@ -228,37 +243,50 @@ export abstract class AbstractClusterInvoker implements Invoker {
   protected attempt(
     invoker: Invoker,
     inv: Invocation,
-    recover?: (error: unknown) => Promise<RpcResult>,
+    recover?: AttemptRecovery,
+    invokers: readonly Invoker[] = NOTHING_TRIED,
+    lb?: LoadBalance,
   ): Promise<RpcResult> {
-    if (inv.signal.aborted) return failed(RpcError.from(inv.signal.reason, Code.Canceled), recover);
-    if (inv.deadline !== undefined && Date.now() >= inv.deadline) {
-      return failed(
-        new RpcError(
-          `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the call's overall deadline passed)`,
-          Code.DeadlineExceeded,
-        ),
-        recover,
-      );
+    if (inv.signal.aborted || (inv.deadline !== undefined && Date.now() >= inv.deadline)) {
+      const error = inv.signal.aborted
+        ? RpcError.from(inv.signal.reason, Code.Canceled)
+        : new RpcError(
+            `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the call's overall deadline passed)`,
+            Code.DeadlineExceeded,
+          );
+      return recover === undefined ? Promise.reject(error) : recover(error, { inv, invoker, invokers, lb });
     }
     const attachments = forwardedAttachments(inv.attachments);
     const attemptInv = attachments === inv.attachments ? inv : deriveInvocation(inv, { attachments });
     const table = this.context.rpcStatus;
     if (table === undefined && recover === undefined) return invokeSafely(invoker, attemptInv);
     const status = table?.begin(invoker.url, inv.method);
-    return invokeListening(invoker, attemptInv, new AttemptOutcome(status, recover));
+    return invokeListening(
+      invoker,
+      attemptInv,
+      new AttemptOutcome(status, recover, inv, invoker, invokers, lb),
+    );
   }
 }
 
 /**
  * What settles one attempt: its end in the statistics (a business error counts as a success: the
- * provider answered), then, for a failure, the recovery. One object per attempt, its methods shared.
+ * provider answered), then, for a failure, the recovery, handed this object as the failed attempt.
+ * One object per attempt, its methods shared.
  */
-class AttemptOutcome implements SettledListener {
+class AttemptOutcome implements SettledListener, FailedAttempt {
   readonly #status: RpcStatus | undefined;
-  readonly #recover: ((error: unknown) => Promise<RpcResult>) | undefined;
+  readonly #recover: AttemptRecovery | undefined;
   readonly #started: number;
 
-  constructor(status: RpcStatus | undefined, recover: ((error: unknown) => Promise<RpcResult>) | undefined) {
+  constructor(
+    status: RpcStatus | undefined,
+    recover: AttemptRecovery | undefined,
+    readonly inv: Invocation,
+    readonly invoker: Invoker,
+    readonly invokers: readonly Invoker[],
+    readonly lb: LoadBalance | undefined,
+  ) {
     this.#status = status;
     this.#recover = recover;
     this.#started = status === undefined ? 0 : performance.now();
@@ -273,15 +301,7 @@ class AttemptOutcome implements SettledListener {
     if (this.#status !== undefined) {
       RpcStatusTable.end(this.#status, performance.now() - this.#started, error instanceof BizError);
     }
-    if (this.#recover !== undefined) return this.#recover(error);
+    if (this.#recover !== undefined) return this.#recover(error, this);
     throw error;
   }
-}
-
-/** An attempt refused before it was sent: rejected, or recovered as a failed attempt would be. */
-function failed(
-  error: unknown,
-  recover: ((error: unknown) => Promise<RpcResult>) | undefined,
-): Promise<RpcResult> {
-  return recover === undefined ? Promise.reject(error) : recover(error);
 }

@@ -8,7 +8,7 @@ import {
   type RpcResult,
 } from "../../core/index.js";
 import type { Cluster, LoadBalance } from "../contracts.js";
-import { AbstractClusterInvoker } from "./cluster-invoker.js";
+import { AbstractClusterInvoker, type AttemptRecovery } from "./cluster-invoker.js";
 
 /**
  * `failover` (the default): on any failure that is not the provider's business answer (network,
@@ -24,15 +24,21 @@ export class FailoverClusterInvoker extends AbstractClusterInvoker {
   /**
    * The first attempt's promise is returned as it is, no async frame nor `catch`: a call that
    * succeeds at once (nearly all of them) pays no retry machinery; `#retry` runs only after a
-   * failure, as the attempt's recovery.
+   * failure, as the attempt's recovery, from the state the attempt kept (no closure per call).
    */
   protected doInvoke(inv: Invocation, invokers: readonly Invoker[], lb: LoadBalance): Promise<RpcResult> {
-    const attempts = this.#attempts(inv.method);
-    const first = this.select(lb, inv, invokers);
-    return this.attempt(first, inv, (error: unknown) =>
-      this.#retry(inv, lb, attempts, [first], invokers, error),
-    );
+    return this.attempt(this.select(lb, inv, invokers), inv, this.#retryFirst, invokers, lb);
   }
+
+  readonly #retryFirst: AttemptRecovery = (error, first) =>
+    this.#retry(
+      first.inv,
+      first.lb ?? this.loadBalance(first.invokers, first.inv),
+      this.#attempts(first.inv.method),
+      [first.invoker],
+      first.invokers,
+      error,
+    );
 
   async #retry(
     inv: Invocation,

@@ -96,6 +96,10 @@ describe("observing filters", () => {
     );
     await slow.invoke(call(Date.now() + 5000));
     assert.equal(warnings.length, 1);
+    // Without a deadline the URL's timeout applies, counted from when the call passed the filter.
+    const quick = buildFilterChain(invokerAt("dubbo://127.0.0.1:20880/demo.S?timeout=5000"), [filter]);
+    await quick.invoke(call());
+    assert.equal(warnings.length, 1);
   });
 });
 

@@ -38,6 +38,7 @@ export function createTimeoutFilter(options: TimeoutFilterOptions = {}): FilterE
       }
     };
     return {
+      timed: true,
       onResponse(result, inv, started) {
         check(inv, started);
         return result;

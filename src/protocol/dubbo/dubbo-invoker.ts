@@ -27,7 +27,7 @@ import {
   encodeRequestHead,
 } from "./codec/request-body.js";
 import { decodeResponseBody } from "./codec/response-body.js";
-import type { CallLabels, ExchangeClient, Response, ResponseReader } from "./exchange/index.js";
+import type { CallLabels, ExchangeClient, ResponseReader } from "./exchange/index.js";
 
 /**
  * A method's call settings, read from the reference URL once (first call), never per call, and the
@@ -319,16 +319,11 @@ export class DubboInvoker implements Invoker {
   /** The method's response decoder for `returnType`, made once and kept on the plan. */
   #readerOf(plan: MethodPlan, returnType: JavaType | undefined): ResponseReader<RpcResult> {
     if (plan.reader !== undefined && plan.reader.returnType === returnType) return plan.reader.read;
-    const read = (response: Response): RpcResult => {
+    const read = (body: Buffer, serializationId: number): RpcResult => {
       let decoded: ReturnType<typeof decodeResponseBody>;
       try {
-        const serialization = this.#serializationOf(response);
-        decoded = decodeResponseBody(
-          serialization,
-          response.body,
-          returnType,
-          this.#inputsFor(serialization),
-        );
+        const serialization = this.#serializationOf(serializationId);
+        decoded = decodeResponseBody(serialization, body, returnType, this.#inputsFor(serialization));
       } catch (error) {
         const cause = RpcError.from(error, Code.Internal);
         throw new RpcError(
@@ -354,11 +349,11 @@ export class DubboInvoker implements Invoker {
   }
 
   /** The serialization a response's header names (a provider answers in the request's, as Java does). */
-  #serializationOf(response: Response): Serialization {
-    const serialization = this.#serializations.byId(response.serializationId);
+  #serializationOf(serializationId: number): Serialization {
+    const serialization = this.#serializations.byId(serializationId);
     if (serialization !== undefined) return serialization;
     throw new RpcError(
-      `its body is in serialization id ${response.serializationId}, which this application does not have ` +
+      `its body is in serialization id ${serializationId}, which this application does not have ` +
         `(registered: ${this.#serializations.describe()}; it sent ${this.#slot.serialization.name}, id ${this.#slot.serialization.id})`,
       Code.Internal,
     );

@@ -51,4 +51,33 @@ describe("call table", () => {
     assert.equal(table.size, 64);
     for (const c of inFlight) assert.equal(table.get(c.id), c);
   });
+
+  it("call table - a call that waits while thousands pass it keeps its place, found and removed once", () => {
+    const table = new CallTable<{ id: number }>();
+    const waiting = call(0);
+    table.add(waiting);
+    const inFlight: { id: number }[] = [];
+    // Ids 1.. run past the waiting call's slot again and again (64 in flight, a 128-slot table):
+    // each of those lands on a slot another call may hold, the waiting one included.
+    for (let n = 1; n < 3000; n++) {
+      const c = call(n);
+      table.add(c);
+      inFlight.push(c);
+      if (inFlight.length > 64) assert.equal(table.remove(inFlight.shift()!), true);
+      assert.equal(table.get(0), waiting, `the waiting call is found after id ${n}`);
+    }
+    for (const c of inFlight) assert.equal(table.get(c.id), c);
+    assert.equal(table.size, 65);
+    assert.equal(table.remove(call(0)), false, "only the call its id holds is removed");
+    assert.equal(table.remove(waiting), true);
+    assert.equal(table.remove(waiting), false);
+    assert.equal(table.get(0), undefined);
+    assert.deepEqual(
+      table
+        .values()
+        .map((c) => c.id)
+        .sort((a, b) => a - b),
+      inFlight.map((c) => c.id),
+    );
+  });
 });

@@ -1,10 +1,14 @@
 /**
- * The waiting calls of one client by request id: an open-addressing table (linear probing, slots
- * cleared on removal) instead of a `Map`. Calls enter and leave it all the time; a `Map` would keep
- * replacing its table, and V8 keeps an old table's entries and a link to its successor until a full
- * GC, so once one table reached the old generation every later table, with every call it held,
- * survived the scavenges. Here the slots array is replaced only when it grows, and a removed call
- * leaves nothing behind. Ids are a client's sequence, so consecutive calls take consecutive slots.
+ * The waiting calls of one client by request id: an array of slots indexed by the id's low bits,
+ * instead of a `Map`. Calls enter and leave it all the time; a `Map` would keep replacing its
+ * table, and V8 keeps an old table's entries and a link to its successor until a full GC, so once
+ * one table reached the old generation every later table, with every call it held, survived the
+ * scavenges. Here the slots array is replaced only when it grows, and a removed call leaves
+ * nothing behind. Ids are a client's sequence, so the calls in flight take consecutive slots and
+ * each call sits in its own: a lookup or a removal reads one slot. A call whose slot is taken (one
+ * that waits while more than the table's size of later calls pass it) waits in a `Map` beside it.
+ * Linear probing, before, made each removal walk the run of later calls behind it (the whole
+ * window in flight: ~63 slots a call at concurrency 64).
  */
 export interface IdentifiedCall {
   readonly id: number;
@@ -16,17 +20,17 @@ export class CallTable<T extends IdentifiedCall> {
   #slots: (T | undefined)[] = new Array<T | undefined>(INITIAL_CAPACITY).fill(undefined);
   #mask = INITIAL_CAPACITY - 1;
   #size = 0;
+  /** Calls whose slot was taken when they were added; made on the first such call. */
+  #displaced: Map<number, T> | undefined;
 
   get size(): number {
     return this.#size;
   }
 
   get(id: number): T | undefined {
-    const slots = this.#slots;
-    for (let slot = indexOf(id, this.#mask); ; slot = (slot + 1) & this.#mask) {
-      const call = slots[slot];
-      if (call === undefined || call.id === id) return call;
-    }
+    const call = this.#slots[slotOf(id, this.#mask)];
+    if (call !== undefined && call.id === id) return call;
+    return this.#displaced?.get(id);
   }
 
   /** Adds `call`; its id must not be in the table. */
@@ -38,50 +42,44 @@ export class CallTable<T extends IdentifiedCall> {
 
   /** Removes `call` if it is the one its id holds; false otherwise. */
   remove(call: T): boolean {
-    const slots = this.#slots;
-    const mask = this.#mask;
-    let slot = indexOf(call.id, mask);
-    for (;;) {
-      const held = slots[slot];
-      if (held === undefined) return false;
-      if (held === call) break;
-      slot = (slot + 1) & mask;
+    const slot = slotOf(call.id, this.#mask);
+    if (this.#slots[slot] === call) {
+      this.#slots[slot] = undefined;
+    } else {
+      if (this.#displaced === undefined || this.#displaced.get(call.id) !== call) return false;
+      this.#displaced.delete(call.id);
     }
-    slots[slot] = undefined;
     this.#size--;
-    // Backward shift: move up every later call of the run whose home slot the hole now precedes.
-    for (let next = (slot + 1) & mask; ; next = (next + 1) & mask) {
-      const moved = slots[next];
-      if (moved === undefined) return true;
-      const home = indexOf(moved.id, mask);
-      if (((next - home) & mask) >= ((next - slot) & mask)) {
-        slots[slot] = moved;
-        slots[next] = undefined;
-        slot = next;
-      }
-    }
+    return true;
   }
 
   /** The calls waiting now (a copy: removing while iterating is safe). */
   values(): T[] {
-    return this.#slots.filter((call): call is T => call !== undefined);
+    const calls = this.#slots.filter((call): call is T => call !== undefined);
+    if (this.#displaced !== undefined) calls.push(...this.#displaced.values());
+    return calls;
   }
 
   #place(call: T): void {
-    let slot = indexOf(call.id, this.#mask);
-    while (this.#slots[slot] !== undefined) slot = (slot + 1) & this.#mask;
-    this.#slots[slot] = call;
+    const slot = slotOf(call.id, this.#mask);
+    if (this.#slots[slot] === undefined) {
+      this.#slots[slot] = call;
+      return;
+    }
+    this.#displaced ??= new Map();
+    this.#displaced.set(call.id, call);
   }
 
   #grow(): void {
     const calls = this.values();
     this.#slots = new Array<T | undefined>(this.#slots.length * 2).fill(undefined);
     this.#mask = this.#slots.length - 1;
+    this.#displaced = undefined;
     for (const call of calls) this.#place(call);
   }
 }
 
-/** The home slot of `id`: its low bits. */
-function indexOf(id: number, mask: number): number {
+/** The slot of `id`: its low bits. */
+function slotOf(id: number, mask: number): number {
   return id & mask;
 }

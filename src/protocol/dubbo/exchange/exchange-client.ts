@@ -177,7 +177,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       const status = readStatus(frame);
       const id = readCallId(frame);
       if (status === Status.OK) {
-        pending.resolve(id, { id, status, serializationId: flags & SERIALIZATION_MASK, body: bodyOf(frame) });
+        pending.resolve(id, flags & SERIALIZATION_MASK, bodyOf(frame));
       } else {
         pending.fail(id, status, codec.decodeErrorMessage(bodyOf(frame), flags & SERIALIZATION_MASK));
       }

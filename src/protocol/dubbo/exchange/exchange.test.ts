@@ -73,7 +73,7 @@ describe("exchange", () => {
     const client = await openClient(server.port);
     const framed = (body: string) => Buffer.concat([Buffer.alloc(HEADER_LENGTH), Buffer.from(body)]);
     try {
-      const length = await client.requestFramed(framed("abc"), call, 1000, undefined, (r) => r.body.length);
+      const length = await client.requestFramed(framed("abc"), call, 1000, undefined, (body) => body.length);
       assert.equal(length, "echo:abc".length);
       const refused = new RpcError("the reader refused it", Code.Internal);
       await assert.rejects(

@@ -8,17 +8,23 @@ import {
 } from "../../../core/index.js";
 import { CallTable } from "./call-table.js";
 import type { CallLabels, Response } from "./message.js";
-import { codeFromStatus, statusName } from "./status.js";
+import { codeFromStatus, Status, statusName } from "./status.js";
 
 /**
- * Turns a call's OK response into what its promise resolves with (the protocol's decoding); a
- * throw rejects the call instead. Runs when the response arrives, so the caller's promise is the
- * only one per call. Make one per method, not per call.
+ * Turns a call's OK response (its body, in the serialization its header names) into what its
+ * promise resolves with (the protocol's decoding); a throw rejects the call instead. Runs when the
+ * response arrives, so the caller's promise is the only one per call, and the response makes no
+ * record of its own. Make one per method, not per call.
  */
-export type ResponseReader<T> = (response: Response) => T;
+export type ResponseReader<T> = (body: Buffer, serializationId: number, id: number) => T;
 
 /** The reader of callers that take the response as it came. */
-export const RAW_RESPONSE: ResponseReader<Response> = (response) => response;
+export const RAW_RESPONSE: ResponseReader<Response> = (body, serializationId, id) => ({
+  id,
+  status: Status.OK,
+  serializationId,
+  body,
+});
 
 /**
  * The calls of one client waiting for their responses, each with its own timeout (on timers shared
@@ -38,10 +44,10 @@ export interface PendingCalls {
     read: ResponseReader<T>,
   ): Promise<T>;
   /**
-   * Settles the call `id` with what its reader makes of an OK response; false when no such call
-   * waits (e.g. it timed out).
+   * Settles the call `id` with what its reader makes of an OK response's body; false when no such
+   * call waits (e.g. it timed out).
    */
-  resolve(id: number, response: Response): boolean;
+  resolve(id: number, serializationId: number, body: Buffer): boolean;
   /** Fails the call `id` with the code of a non-OK status and the provider's message. */
   fail(id: number, status: number, message: string): void;
   failWith(id: number, message: string, code: Code): void;
@@ -74,10 +80,10 @@ class PendingCall implements TimedEntry {
   ) {}
 
   /** The response arrived: the caller gets what the reader makes of it, or what it threw. */
-  settle(response: Response): void {
+  settle(serializationId: number, body: Buffer): void {
     let value: unknown;
     try {
-      value = this.read(response);
+      value = this.read(body, serializationId, this.id);
     } catch (error) {
       this.reject(error);
       return;
@@ -187,10 +193,10 @@ class PendingTable implements PendingCalls {
     );
   }
 
-  resolve(id: number, response: Response): boolean {
+  resolve(id: number, serializationId: number, body: Buffer): boolean {
     const entry = this.#calls.get(id);
     if (!this.#release(entry)) return false;
-    entry.settle(response);
+    entry.settle(serializationId, body);
     return true;
   }
 

@@ -413,6 +413,29 @@ describe("dubbo protocol", () => {
     assert.equal(lazy.isAvailable(), true);
   });
 
+  it("dubbo - threads=1: each answer, a value or a thrown error, frees the call's slot for the next call", async () => {
+    const { port } = await serve("&threads=1&queues=0");
+    const stub = createStub(DemoService, await newProtocol().refer(referenceUrl(port, "&retries=0")));
+    for (let i = 0; i < 3; i++) {
+      assert.equal(await stub.sayHello(`n${i}`), `Hello n${i}`);
+      await assert.rejects(stub.fail("x"), (e: unknown) => e instanceof BizError);
+    }
+    const running = stub.slow(1000);
+    let refused = false;
+    // Until the slow call holds the one slot (bounded: it holds it for a second).
+    for (let i = 0; i < 100 && !refused; i++) {
+      try {
+        await stub.sayHello("busy");
+      } catch (error) {
+        assert.ok(error instanceof RpcError && error.code === Code.ResourceExhausted, String(error));
+        refused = true;
+      }
+    }
+    assert.ok(refused, "a call while the slot is held is refused");
+    assert.equal(await running, "slept 1000");
+    assert.equal(await stub.sayHello("after"), "Hello after");
+  });
+
   it("dubbo - threadpool=worker: a CPU-bound service exported over TCP runs in worker threads", async () => {
     const CpuService = defineService("demo.CpuService", { spin: { args: [java.int], returns: java.Object } });
     const url = Url.parse("dubbo://127.0.0.1:0/demo.CpuService?interface=demo.CpuService&threadpool=worker");

@@ -81,6 +81,9 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   const codecs: Array<SerializationCodec | undefined> = [];
   const descriptorTypes = boundedMemo(DESCRIPTOR_CACHE_LIMIT, parseParameterDescriptor);
   const permitted = new PermittedSerializations(serializations);
+  // The exchange reacts to each call's outcome once, in `reply`/`replyToError`: an executor that can
+  // hold a call's slot until then adds no reaction of its own.
+  const holdsSlots = executor.runHeld !== undefined && executor.release !== undefined;
 
   function codecOf(id: number): SerializationCodec | undefined {
     const known = codecs[id];
@@ -200,11 +203,13 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
   // Shared by every call (the call is `this`), so a call allocates no closure for its answer.
   function reply(this: PendingCall, result: RpcResult): OkReply | ErrorReply {
     this.invocation.complete();
+    if (holdsSlots) executor.release!();
     return encodeResult(this, result);
   }
 
   function replyToError(this: PendingCall, error: unknown): OkReply | ErrorReply {
     this.invocation.complete();
+    if (holdsSlots) executor.release!();
     // Framework failures travel as a status; the provider's own exceptions as a Throwable body.
     if (error instanceof RpcError) throw error;
     return encodeFailure(this, error);
@@ -279,7 +284,7 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
         remoteAddress: request.channel.remoteAddress,
       }),
     };
-    const outcome = executor.run(invokeCall, call);
+    const outcome = holdsSlots ? executor.runHeld!(invokeCall, call) : executor.run(invokeCall, call);
     if (outcome !== undefined) {
       call.outcome = outcome;
       return call;

@@ -18,7 +18,7 @@ import {
   FLAG_TWOWAY,
   fillFrameHeader,
   readFlags,
-  readId,
+  readRequestId,
   SERIALIZATION_MASK,
 } from "./header.js";
 import { createHeartbeat, type HeartbeatOptions, type HeartbeatTimer } from "./heartbeat.js";
@@ -90,7 +90,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
   let closing = false;
   let nextEventId = 0n;
 
-  function sendError(ch: Channel, id: bigint, status: number, message: string): void {
+  function sendError(ch: Channel, id: bigint | number, status: number, message: string): void {
     let body = codec.encodeErrorMessage(message);
     // Under a tiny `payload` the message is cut rather than the answer lost (3 bytes per char at most).
     if (body.length > ch.payloadLimit)
@@ -218,7 +218,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
     frame(ch, frame) {
       const flags = readFlags(frame);
       if ((flags & FLAG_REQUEST) === 0) return; // a response to our READONLY or a heartbeat answer
-      const id = readId(frame);
+      const id = readRequestId(frame);
       const twoWay = (flags & FLAG_TWOWAY) !== 0;
       if ((flags & FLAG_EVENT) !== 0) {
         if (twoWay) {
@@ -255,7 +255,7 @@ export async function createExchangeServer(options: ExchangeServerOptions): Prom
         `of ${ch.payloadLimit} bytes (set \`payload\` to raise it)`;
       logger.warn(message);
       if ((flags & FLAG_REQUEST) !== 0 && (flags & FLAG_TWOWAY) !== 0 && (flags & FLAG_EVENT) === 0) {
-        safeSend(ch, logger, () => sendError(ch, readId(header), Status.BAD_REQUEST, message));
+        safeSend(ch, logger, () => sendError(ch, readRequestId(header), Status.BAD_REQUEST, message));
       }
     },
     garbage(ch, _bytes, reason) {

@@ -69,6 +69,19 @@ export function readId(frame: Buffer): bigint {
   return frame.readBigInt64BE(ID_OFFSET);
 }
 
+/** Ids below this are exact as a number: the high 32-bit word is at most 21 bits. */
+const EXACT_HIGH_WORDS = 2 ** 21;
+
+/**
+ * A peer's request id, to be echoed in its answer: a number when it is exact as one (a consumer's
+ * sequence of ids, below 2^53: no bigint read or written per call), else the bigint of
+ * {@link readId}. Either writes back the same 64 bits.
+ */
+export function readRequestId(frame: Buffer): bigint | number {
+  const high = frame.readUInt32BE(ID_OFFSET);
+  return high < EXACT_HIGH_WORDS ? high * TWO_TO_32 + frame.readUInt32BE(ID_OFFSET + 4) : readId(frame);
+}
+
 /**
  * The id of a response as a number: exact for the ids a client gives its calls (a sequence below
  * 2^53), and never equal to one of them for any other id (negative, or rounded at 2^53 and above),

@@ -2,7 +2,8 @@ import type { Channel } from "../../../transport/index.js";
 
 /** A decoded request. `body` is the serialized payload, opaque here; the protocol layer decodes it. */
 export interface Request {
-  readonly id: bigint;
+  /** The peer's id (see `readRequestId`): a number when exact as one, else a bigint. */
+  readonly id: bigint | number;
   readonly twoWay: boolean;
   readonly event: boolean;
   /** The serialization id of the body (2 = hessian2). */

@@ -50,6 +50,31 @@ describe("dispatch", () => {
     assert.equal(executor.active, 0);
   });
 
+  it("executor - a task run with runHeld keeps its slot after its promise settles, until release()", async () => {
+    const executor = createBoundedExecutor({ threads: 1, queues: 1, description: "test" });
+    const started: number[] = [];
+    const task = async (i: number) => {
+      started.push(i);
+      return i;
+    };
+    const first = executor.runHeld!(task, 0);
+    assert.equal(await first, 0);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(executor.active, 1, "a settled held task still holds its slot");
+    const queued = executor.runHeld!(task, 1);
+    assert.ok(queued);
+    assert.equal(executor.run(task, 2), undefined, "one running and one waiting: full");
+    assert.deepEqual(started, [0]);
+    executor.release!();
+    assert.equal(await queued, 1, "the release started the waiting task");
+    assert.deepEqual(started, [0, 1]);
+    executor.release!();
+    assert.equal(executor.active, 0);
+    assert.equal(await executor.run(task, 3), 3);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(executor.active, 0, "a task run with run frees its slot itself");
+  });
+
   it("resolveExecutor - Java's defaults and names; unknown names fail listing the registered ones", () => {
     const model = builtinThreadModel();
     const resolve = (url: Url) => resolveExecutor(url, model);

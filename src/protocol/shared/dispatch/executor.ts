@@ -14,6 +14,15 @@ export interface Executor extends ThreadPoolSizes {
    * started). `task` must not throw synchronously (return a rejected promise instead).
    */
   run<A, R>(task: (arg: A) => Promise<R>, arg: A): Promise<R> | undefined;
+  /**
+   * Optional, with {@link release}: as `run`, but the task keeps its slot past its promise, until the
+   * caller calls `release()` once, when it has handled the outcome. A caller that reacts to the
+   * outcome anyway (the dubbo server's answer) so spares the executor's own reaction: a promise per
+   * call. An executor without it is used through `run`.
+   */
+  runHeld?<A, R>(task: (arg: A) => Promise<R>, arg: A): Promise<R> | undefined;
+  /** Ends the slot of one task started by {@link runHeld}. */
+  release?(): void;
 }
 
 export interface BoundedExecutorOptions {
@@ -27,6 +36,8 @@ export interface BoundedExecutorOptions {
 interface Waiting {
   readonly task: (arg: unknown) => Promise<unknown>;
   readonly arg: unknown;
+  /** Started by `runHeld`: its caller releases the slot. */
+  readonly held: boolean;
   readonly resolve: (value: unknown) => void;
   readonly reject: (reason: unknown) => void;
 }
@@ -48,19 +59,36 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
         head = 0;
       }
       active++;
-      start(next.task, next.arg).then(next.resolve, next.reject);
+      start(next.task, next.arg, next.held).then(next.resolve, next.reject);
     }
   }
 
-  function start<A, R>(task: (arg: A) => Promise<R>, arg: A): Promise<R> {
+  function start<A, R>(task: (arg: A) => Promise<R>, arg: A, held: boolean): Promise<R> {
     let promise: Promise<R>;
     try {
       promise = task(arg);
     } catch (error) {
       promise = Promise.reject(error);
     }
-    promise.then(release, release);
+    if (!held) promise.then(release, release);
     return promise;
+  }
+
+  function admit<A, R>(task: (arg: A) => Promise<R>, arg: A, held: boolean): Promise<R> | undefined {
+    if (active < threads) {
+      if (++active > largest) largest = active;
+      return start(task, arg, held);
+    }
+    if (queues >= 0 && waiting.length - head >= queues) return undefined;
+    return new Promise((resolve, reject) => {
+      waiting.push({
+        task: task as (arg: unknown) => Promise<unknown>,
+        arg,
+        held,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+    });
   }
 
   return {
@@ -75,21 +103,9 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
     get queued() {
       return waiting.length - head;
     },
-    run(task, arg) {
-      if (active < threads) {
-        if (++active > largest) largest = active;
-        return start(task, arg);
-      }
-      if (queues >= 0 && waiting.length - head >= queues) return undefined;
-      return new Promise((resolve, reject) => {
-        waiting.push({
-          task: task as (arg: unknown) => Promise<unknown>,
-          arg,
-          resolve: resolve as (value: unknown) => void,
-          reject,
-        });
-      });
-    },
+    run: (task, arg) => admit(task, arg, false),
+    runHeld: (task, arg) => admit(task, arg, true),
+    release,
   };
 }
 

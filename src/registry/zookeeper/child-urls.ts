@@ -1,6 +1,6 @@
-import { Url } from "../../core/index.js";
+import { EncodedUrlTemplate, Url } from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
-import { isMatch } from "../url-match.js";
+import { isMatch, MATCH_KEYS } from "../url-match.js";
 import { ChildNames, type ChildrenSplice } from "./child-names.js";
 import { ENCODED_PROTOCOL_SEPARATOR } from "./zk-paths.js";
 
@@ -11,6 +11,14 @@ const PARSES_PER_TURN = 500;
 const SKIPPED = null;
 
 type Parsed = Url | typeof SKIPPED;
+
+/** The names siblings are read by, and whether its URLs match (undefined: a value `isMatch` reads varies). */
+interface ChildTemplate {
+  readonly names: EncodedUrlTemplate;
+  readonly matches: boolean | undefined;
+}
+
+const NO_VARIABLES: ReadonlySet<string> = new Set();
 
 /** A read of the children and what each became, position by position. */
 interface ParsedRead {
@@ -50,6 +58,8 @@ export class ChildUrls {
   #urls: Url[] = [];
   /** The read `prepare` parsed ahead of the next `urls`, position by position. */
   #ahead: ParsedRead | undefined;
+  /** The template of the last name that needed `Url.decode`, widened by each such name after it. */
+  #template: ChildTemplate | undefined;
 
   constructor(subscription: Url, describePath: string, logger: RegistryLogger) {
     this.#subscription = subscription;
@@ -136,17 +146,36 @@ export class ChildUrls {
     return parsed;
   }
 
+  /**
+   * A child's URL, or SKIPPED. A name that fits the template is read by it, and matched by it when
+   * no value the match reads varies; any other is decoded in full and teaches the template.
+   */
   #parse(child: string): Parsed {
     // Java reads only children that contain an encoded "://".
     if (!child.includes(ENCODED_PROTOCOL_SEPARATOR)) return SKIPPED;
+    const template = this.#template;
     let url: Url;
     try {
+      const fitted = template?.names.decode(child);
+      if (fitted !== undefined) {
+        const matches = template!.matches ?? isMatch(this.#subscription, fitted);
+        return matches ? fitted : SKIPPED;
+      }
       url = Url.decode(child);
     } catch (error) {
       this.#logger.warn(`skipping unreadable ZooKeeper node "${child}" under ${this.#describePath}`, error);
       return SKIPPED;
     }
+    this.#learn(child, url);
     return isMatch(this.#subscription, url) ? url : SKIPPED;
+  }
+
+  #learn(child: string, url: Url): void {
+    const names =
+      this.#template?.names.widened(child, url) ?? EncodedUrlTemplate.of(child, url, NO_VARIABLES);
+    if (names === undefined) return;
+    const matchVaries = names.variableNames.some((name) => MATCH_KEYS.has(name));
+    this.#template = { names, matches: matchVaries ? undefined : isMatch(this.#subscription, names.url) };
   }
 }
 

@@ -56,6 +56,8 @@ export class ChildUrls {
   #parsed: readonly Parsed[] = [];
   /** The URLs of the last read (its parsed children less the skipped ones). */
   #urls: Url[] = [];
+  /** How many of the last read's children were skipped. */
+  #skipped = 0;
   /** The read `prepare` parsed ahead of the next `urls`, position by position. */
   #ahead: ParsedRead | undefined;
   /** The template of the last name that needed `Url.decode`, widened by each such name after it. */
@@ -82,31 +84,32 @@ export class ChildUrls {
     const before = this.#urls;
     const last = this.#children;
     if (ahead !== undefined && ahead.children === children && last.length === 0) {
-      this.#remember(children, ahead.parsed);
+      this.#remember(children, ahead.parsed, matched(ahead.parsed, 0, ahead.parsed.length));
       return { urls: this.#urls, change: undefined };
     }
     const place = splice !== undefined && previous === last ? splice : last.spliceTo(children);
     const lastParsed = this.#parsed;
     const parsed = this.#spliced(last, children, place, ahead);
-    this.#remember(children, parsed);
-    if (before.length === 0) return { urls: this.#urls, change: undefined };
-    let start = 0;
-    for (let i = 0; i < place.start; i++) if (lastParsed[i] !== SKIPPED) start++;
-    return {
-      urls: this.#urls,
-      change: {
-        before,
-        start,
-        removed: matched(lastParsed, place.start, place.beforeEnd),
-        added: matched(parsed, place.start, place.afterEnd),
-      },
-    };
+    if (before.length === 0) {
+      this.#remember(children, parsed, matched(parsed, 0, parsed.length));
+      return { urls: this.#urls, change: undefined };
+    }
+    // Where the change starts among the URLs: its place among the children less the skipped before it.
+    let start = place.start;
+    if (this.#skipped > 0) for (let i = 0; i < place.start; i++) if (lastParsed[i] === SKIPPED) start--;
+    const removed = matched(lastParsed, place.start, place.beforeEnd);
+    const added = matched(parsed, place.start, place.afterEnd);
+    // The URLs after the change: native copies of the unchanged head and tail around what was added.
+    const urls = before.slice(0, start).concat(added, before.slice(start + removed.length));
+    this.#remember(children, parsed, urls);
+    return { urls, change: { before, start, removed, added } };
   }
 
-  #remember(children: ChildNames, parsed: readonly Parsed[]): void {
+  #remember(children: ChildNames, parsed: readonly Parsed[], urls: Url[]): void {
     this.#children = children;
     this.#parsed = parsed;
-    this.#urls = matched(parsed, 0, parsed.length);
+    this.#urls = urls;
+    this.#skipped = parsed.length - urls.length;
   }
 
   /**
@@ -136,14 +139,14 @@ export class ChildUrls {
     if (ahead !== undefined)
       for (let i = 0; i < ahead.children.length; i++) moved.set(ahead.children.at(i), ahead.parsed[i]!);
     for (let i = start; i < beforeEnd; i++) moved.set(last.at(i), previous[i]!);
-    const parsed: Parsed[] = previous.slice(0, start);
+    const middle: Parsed[] = [];
     for (let i = start; i < afterEnd; i++) {
       const child = children.at(i);
       const known = moved.get(child);
-      parsed.push(known === undefined ? this.#parse(child) : known);
+      middle.push(known === undefined ? this.#parse(child) : known);
     }
-    for (let i = beforeEnd; i < previous.length; i++) parsed.push(previous[i]!);
-    return parsed;
+    // The unchanged head and tail as native copies, not a push per child.
+    return previous.slice(0, start).concat(middle, previous.slice(beforeEnd));
   }
 
   /**

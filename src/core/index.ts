@@ -35,6 +35,7 @@ export * from "./rpc/method-dispatch.js";
 export * from "./rpc/result.js";
 export { RpcStatus, RpcStatusTable } from "./rpc/rpc-status.js";
 export * from "./rpc/service-definition.js";
+export { EncodedUrlTemplate } from "./url/encoded-template.js";
 export { sharedParamNames } from "./url/shaped-params.js";
 export { buildServiceKey, splitList, Url, type UrlParts } from "./url/url.js";
 export { javaUrlDecode, javaUrlEncode } from "./url/url-encoding.js";

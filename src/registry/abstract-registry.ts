@@ -336,6 +336,7 @@ function matchedCategory(categories: WeakMap<Url, string>, subscription: Url, ur
 
 /** Whether two lists hold the same `Url` objects in the same order (pointer compares, no hashing). */
 function sameUrls(a: readonly Url[], b: readonly Url[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -49,6 +49,16 @@ export function isMatchCategory(category: string, categories: string | undefined
   return categories.includes(category);
 }
 
+/** The parameters of a provider URL `isMatch` reads, besides its path. */
+export const MATCH_KEYS: ReadonlySet<string> = new Set([
+  "interface",
+  CATEGORY_KEY,
+  "enabled",
+  "group",
+  "version",
+  "classifier",
+]);
+
 /**
  * Java's `UrlUtils.isMatch(consumerUrl, providerUrl)`: does a subscription want this URL?
  * - interface: equal, or `*` on either side;

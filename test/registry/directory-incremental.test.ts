@@ -3,7 +3,7 @@
 // child's invoker is destroyed.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type Protocol, silentLogger, Url } from "../../src/core/index.js";
+import { EncodedUrlTemplate, type Protocol, silentLogger, Url } from "../../src/core/index.js";
 import { RegistryDirectory } from "../../src/registry/directory/index.js";
 import { createZookeeperRegistry } from "../../src/registry/zookeeper/zookeeper-registry.js";
 import { FakeInvoker, waitFor } from "../../src/testing/index.js";
@@ -37,18 +37,28 @@ function recordingProtocol(): Protocol & { readonly referred: Url[] } {
   };
 }
 
-/** Counts `Url.decode` calls while `work` runs. */
+/**
+ * Counts the names read while `work` runs: by `Url.decode`, or by a sibling's template (see
+ * `EncodedUrlTemplate`) when it fits.
+ */
 async function countingDecodes(work: () => Promise<void>): Promise<number> {
   const decode = Url.decode;
+  const templated = EncodedUrlTemplate.prototype.decode;
   let calls = 0;
   Url.decode = (encoded: string) => {
     calls += 1;
     return decode.call(Url, encoded);
   };
+  EncodedUrlTemplate.prototype.decode = function (this: EncodedUrlTemplate, encoded: string) {
+    const url = templated.call(this, encoded);
+    if (url !== undefined) calls += 1;
+    return url;
+  };
   try {
     await work();
   } finally {
     Url.decode = decode;
+    EncodedUrlTemplate.prototype.decode = templated;
   }
   return calls;
 }

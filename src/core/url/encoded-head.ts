@@ -8,9 +8,9 @@ export interface UrlHead {
   readonly path: string;
 }
 
-const PORT_MAX = 65535;
+export const PORT_MAX = 65535;
 /** The encoded `:` Java's `URLEncoder` writes between host and port. */
-const ENCODED_COLON = "%3A";
+export const ENCODED_COLON = "%3A";
 
 /**
  * Reads the head of an encoded URL (a ZooKeeper node name, `dubbo%3A%2F%2F10.0.0.1%3A20880%2Fcom.foo.S`)
@@ -70,7 +70,7 @@ export class EncodedHeadReader {
   }
 }
 
-function isPlainHostChar(c: number): boolean {
+export function isPlainHostChar(c: number): boolean {
   return (
     (c >= 0x61 && c <= 0x7a) || // a-z
     (c >= 0x41 && c <= 0x5a) || // A-Z

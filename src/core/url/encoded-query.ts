@@ -12,9 +12,9 @@ const VALUES_PER_NAME_MAX = 256;
 
 /** The second character (lower-cased) of the escapes that separate an encoded URL. */
 const QUESTION_MARK = 0x66; // %3F
-const AMPERSAND = 0x36; // %26
-const EQUALS = 0x64; // %3D
-const ESCAPE_LENGTH = 3;
+export const AMPERSAND = 0x36; // %26
+export const EQUALS = 0x64; // %3D
+export const ESCAPE_LENGTH = 3;
 const PERCENT = 0x25;
 
 interface Name {
@@ -33,7 +33,7 @@ interface Pair {
 }
 
 /** Where `%3?` (`?` the given second digit, letters in either case) occurs from `from`, or -1. */
-function indexOfEscape(text: string, digit: number, from: number): number {
+export function indexOfEscape(text: string, digit: number, from: number): number {
   const high = digit === AMPERSAND ? 0x32 : 0x33;
   const caseBlind = digit === AMPERSAND ? 0 : 0x20;
   for (let at = text.indexOf("%", from); at >= 0; at = text.indexOf("%", at + 1)) {
@@ -179,7 +179,7 @@ export class EncodedQueryReader {
  * A value cut out of a node name, decoded into a string of its own: with nothing to decode,
  * `javaUrlDecode` hands back the slice, which holds the whole name.
  */
-function decodedCopy(encoded: string): string {
+export function decodedCopy(encoded: string): string {
   const decoded = javaUrlDecode(encoded);
   return decoded === encoded ? ownCopy(encoded) : decoded;
 }

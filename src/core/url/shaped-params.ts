@@ -47,6 +47,10 @@ export class ShapedParams implements ReadonlyMap<string, string> {
     return this.#shape.names;
   }
 
+  get shape(): ParamShape {
+    return this.#shape;
+  }
+
   *entries(): MapIterator<[string, string]> {
     const { names } = this.#shape;
     for (let i = 0; i < names.length; i++) yield [names[i]!, this.#values[i]!];

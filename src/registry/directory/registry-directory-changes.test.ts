@@ -72,47 +72,66 @@ function viewOf(directory: RegistryDirectory) {
   };
 }
 
+/**
+ * Applies 60 seeded steps (adds, removes, moves, replacements, a refer that fails once) as changes
+ * to one directory and as full lists to another, and checks after each that both show the same
+ * invokers, exclusions and reference URL, and that every kept invoker is the same object.
+ */
+async function changesEndWhereFullListsDo(providerOf: (n: number) => Url): Promise<void> {
+  const failing = new Set<string>();
+  const options = { consumerUrl: CONSUMER, registry, logger: silentLogger };
+  const changed = new RegistryDirectory({ ...options, protocol: protocolWith(failing) });
+  const full = new RegistryDirectory({ ...options, protocol: protocolWith(new Set()) });
+  const next01 = createSeededRandom(14);
+  const random = (below: number): number => Math.floor(next01() * below);
+  let next = 0;
+  let list: Url[] = [];
+  for (; next < 40; next++) list.push(providerOf(next));
+  changed.notify(list);
+  full.notify(list);
+  await Promise.all([changed.settled(), full.settled()]);
+  for (let step = 0; step < 60; step++) {
+    const after = [...list];
+    const kind = step % 5;
+    if (kind === 0) after.splice(random(after.length + 1), 0, providerOf(next++));
+    else if (kind === 1) after.splice(random(after.length), 1);
+    else if (kind === 2) after.splice(random(after.length + 1), 0, ...after.splice(random(after.length), 1));
+    else if (kind === 3) after.splice(random(after.length), 2, providerOf(next++), providerOf(next++));
+    else {
+      // A refer that fails leaves a provider out; the next change is then applied as the full list.
+      const added = providerOf(next++);
+      if (step % 10 === 4) failing.add(added.address);
+      after.splice(random(after.length + 1), 0, added);
+    }
+    const kept = new Map(changed.all().map((i): [string, Invoker] => [i.url.toFullString(), i]));
+    changed.notifyChange(changeOf(list, after));
+    full.notify(after);
+    await Promise.all([changed.settled(), full.settled()]);
+    list = after;
+    const view = viewOf(changed);
+    if (step % 10 !== 4) assert.deepEqual(view, viewOf(full), `step ${step}`);
+    for (const invoker of changed.all()) {
+      const before = kept.get(invoker.url.toFullString());
+      if (before !== undefined) assert.equal(invoker, before, `step ${step}: ${invoker.url.address} kept`);
+    }
+  }
+  await Promise.all([changed.destroy(), full.destroy()]);
+}
+
+/** Provider `n` of one uniform set (all wanted, the same parameter names): the first one's `timeout` is the reference's. */
+function uniformProvider(n: number): Url {
+  return Url.parse(
+    `dubbo://10.0.${n >> 8}.${n & 255}:20880/${SERVICE}?interface=${SERVICE}&side=provider&weight=${100 + n}&timeout=${1000 + n}`,
+  );
+}
+
 describe("registry directory changes", () => {
   test("registry directory changes - adds, removes and moves applied as changes end where full lists do; kept invokers keep their identity", async () => {
-    const failing = new Set<string>();
-    const options = { consumerUrl: CONSUMER, registry, logger: silentLogger };
-    const changed = new RegistryDirectory({ ...options, protocol: protocolWith(failing) });
-    const full = new RegistryDirectory({ ...options, protocol: protocolWith(new Set()) });
-    const next01 = createSeededRandom(14);
-    const random = (below: number): number => Math.floor(next01() * below);
-    let next = 0;
-    let list: Url[] = [];
-    for (; next < 40; next++) list.push(provider(next));
-    changed.notify(list);
-    full.notify(list);
-    await Promise.all([changed.settled(), full.settled()]);
-    for (let step = 0; step < 60; step++) {
-      const after = [...list];
-      const kind = step % 5;
-      if (kind === 0) after.splice(random(after.length + 1), 0, provider(next++));
-      else if (kind === 1) after.splice(random(after.length), 1);
-      else if (kind === 2)
-        after.splice(random(after.length + 1), 0, ...after.splice(random(after.length), 1));
-      else if (kind === 3) after.splice(random(after.length), 2, provider(next++), provider(next++));
-      else {
-        // A refer that fails leaves a provider out; the next change is then applied as the full list.
-        const added = provider(next++);
-        if (step % 10 === 4) failing.add(added.address);
-        after.splice(random(after.length + 1), 0, added);
-      }
-      const kept = new Map(changed.all().map((i): [string, Invoker] => [i.url.toFullString(), i]));
-      changed.notifyChange(changeOf(list, after));
-      full.notify(after);
-      await Promise.all([changed.settled(), full.settled()]);
-      list = after;
-      const view = viewOf(changed);
-      if (step % 10 !== 4) assert.deepEqual(view, viewOf(full), `step ${step}`);
-      for (const invoker of changed.all()) {
-        const before = kept.get(invoker.url.toFullString());
-        if (before !== undefined) assert.equal(invoker, before, `step ${step}: ${invoker.url.address} kept`);
-      }
-    }
-    await Promise.all([changed.destroy(), full.destroy()]);
+    await changesEndWhereFullListsDo(provider);
+  });
+
+  test("registry directory changes - changes among uniform providers (the lists spliced, not rebuilt) end where full lists do", async () => {
+    await changesEndWhereFullListsDo(uniformProvider);
   });
 
   test("registry directory changes - a change after a rule change, or one that does not start from the listed providers, is applied as the full list", async () => {

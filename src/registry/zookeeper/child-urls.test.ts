@@ -61,4 +61,31 @@ describe("child urls", () => {
     assert.equal(urls.length, 1500);
     assert.equal(childUrls.urls(children)[0], urls[0]);
   });
+
+  test("child urls - a change among skipped children gives the URLs a fresh read gives, and a splice of the URLs before", () => {
+    // Every fourth child is skipped: another interface, or no URL at all.
+    const named = (i: number): string =>
+      i % 8 === 3 ? `not-a-url-${i}` : i % 4 === 1 ? child(i).replace(SERVICE, "com.test.Other") : child(i);
+    const childUrls = new ChildUrls(subscription, "/dubbo", silentLogger);
+    let names = Array.from({ length: 30 }, (_, i) => named(i));
+    childUrls.urls(ChildNames.of(names));
+    const changes = [
+      (n: string[]) => [...n.slice(0, 9), named(40), ...n.slice(9)],
+      (n: string[]) => [...n.slice(0, 5), ...n.slice(7)],
+      (n: string[]) => [...n.slice(0, 17), named(41), named(42), ...n.slice(18)],
+      (n: string[]) => [named(43), ...n],
+      (n: string[]) => n.slice(0, -3),
+    ];
+    for (const [step, change] of changes.entries()) {
+      const next = change(names);
+      const fresh = new ChildUrls(subscription, "/dubbo", silentLogger).urls(ChildNames.of(next));
+      const { urls, change: where } = childUrls.read(ChildNames.of(next), undefined, undefined);
+      assert.deepEqual(urls.map(String), fresh.map(String), `step ${step}`);
+      assert.ok(where !== undefined, `step ${step} is a change`);
+      const spliced = [...where.before];
+      spliced.splice(where.start, where.removed.length, ...where.added);
+      assert.deepEqual(spliced, urls, `step ${step}: before spliced`);
+      names = next;
+    }
+  });
 });

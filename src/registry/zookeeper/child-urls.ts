@@ -1,6 +1,6 @@
-import { Url } from "../../core/index.js";
+import { EncodedUrlTemplate, Url } from "../../core/index.js";
 import type { RegistryLogger } from "../registry.js";
-import { isMatch } from "../url-match.js";
+import { isMatch, MATCH_KEYS } from "../url-match.js";
 import { ChildNames, type ChildrenSplice } from "./child-names.js";
 import { ENCODED_PROTOCOL_SEPARATOR } from "./zk-paths.js";
 
@@ -11,6 +11,14 @@ const PARSES_PER_TURN = 500;
 const SKIPPED = null;
 
 type Parsed = Url | typeof SKIPPED;
+
+/** The names siblings are read by, and whether its URLs match (undefined: a value `isMatch` reads varies). */
+interface ChildTemplate {
+  readonly names: EncodedUrlTemplate;
+  readonly matches: boolean | undefined;
+}
+
+const NO_VARIABLES: ReadonlySet<string> = new Set();
 
 /** A read of the children and what each became, position by position. */
 interface ParsedRead {
@@ -48,8 +56,12 @@ export class ChildUrls {
   #parsed: readonly Parsed[] = [];
   /** The URLs of the last read (its parsed children less the skipped ones). */
   #urls: Url[] = [];
+  /** How many of the last read's children were skipped. */
+  #skipped = 0;
   /** The read `prepare` parsed ahead of the next `urls`, position by position. */
   #ahead: ParsedRead | undefined;
+  /** The template of the last name that needed `Url.decode`, widened by each such name after it. */
+  #template: ChildTemplate | undefined;
 
   constructor(subscription: Url, describePath: string, logger: RegistryLogger) {
     this.#subscription = subscription;
@@ -72,31 +84,32 @@ export class ChildUrls {
     const before = this.#urls;
     const last = this.#children;
     if (ahead !== undefined && ahead.children === children && last.length === 0) {
-      this.#remember(children, ahead.parsed);
+      this.#remember(children, ahead.parsed, matched(ahead.parsed, 0, ahead.parsed.length));
       return { urls: this.#urls, change: undefined };
     }
     const place = splice !== undefined && previous === last ? splice : last.spliceTo(children);
     const lastParsed = this.#parsed;
     const parsed = this.#spliced(last, children, place, ahead);
-    this.#remember(children, parsed);
-    if (before.length === 0) return { urls: this.#urls, change: undefined };
-    let start = 0;
-    for (let i = 0; i < place.start; i++) if (lastParsed[i] !== SKIPPED) start++;
-    return {
-      urls: this.#urls,
-      change: {
-        before,
-        start,
-        removed: matched(lastParsed, place.start, place.beforeEnd),
-        added: matched(parsed, place.start, place.afterEnd),
-      },
-    };
+    if (before.length === 0) {
+      this.#remember(children, parsed, matched(parsed, 0, parsed.length));
+      return { urls: this.#urls, change: undefined };
+    }
+    // Where the change starts among the URLs: its place among the children less the skipped before it.
+    let start = place.start;
+    if (this.#skipped > 0) for (let i = 0; i < place.start; i++) if (lastParsed[i] === SKIPPED) start--;
+    const removed = matched(lastParsed, place.start, place.beforeEnd);
+    const added = matched(parsed, place.start, place.afterEnd);
+    // The URLs after the change: native copies of the unchanged head and tail around what was added.
+    const urls = before.slice(0, start).concat(added, before.slice(start + removed.length));
+    this.#remember(children, parsed, urls);
+    return { urls, change: { before, start, removed, added } };
   }
 
-  #remember(children: ChildNames, parsed: readonly Parsed[]): void {
+  #remember(children: ChildNames, parsed: readonly Parsed[], urls: Url[]): void {
     this.#children = children;
     this.#parsed = parsed;
-    this.#urls = matched(parsed, 0, parsed.length);
+    this.#urls = urls;
+    this.#skipped = parsed.length - urls.length;
   }
 
   /**
@@ -126,27 +139,46 @@ export class ChildUrls {
     if (ahead !== undefined)
       for (let i = 0; i < ahead.children.length; i++) moved.set(ahead.children.at(i), ahead.parsed[i]!);
     for (let i = start; i < beforeEnd; i++) moved.set(last.at(i), previous[i]!);
-    const parsed: Parsed[] = previous.slice(0, start);
+    const middle: Parsed[] = [];
     for (let i = start; i < afterEnd; i++) {
       const child = children.at(i);
       const known = moved.get(child);
-      parsed.push(known === undefined ? this.#parse(child) : known);
+      middle.push(known === undefined ? this.#parse(child) : known);
     }
-    for (let i = beforeEnd; i < previous.length; i++) parsed.push(previous[i]!);
-    return parsed;
+    // The unchanged head and tail as native copies, not a push per child.
+    return previous.slice(0, start).concat(middle, previous.slice(beforeEnd));
   }
 
+  /**
+   * A child's URL, or SKIPPED. A name that fits the template is read by it, and matched by it when
+   * no value the match reads varies; any other is decoded in full and teaches the template.
+   */
   #parse(child: string): Parsed {
     // Java reads only children that contain an encoded "://".
     if (!child.includes(ENCODED_PROTOCOL_SEPARATOR)) return SKIPPED;
+    const template = this.#template;
     let url: Url;
     try {
+      const fitted = template?.names.decode(child);
+      if (fitted !== undefined) {
+        const matches = template!.matches ?? isMatch(this.#subscription, fitted);
+        return matches ? fitted : SKIPPED;
+      }
       url = Url.decode(child);
     } catch (error) {
       this.#logger.warn(`skipping unreadable ZooKeeper node "${child}" under ${this.#describePath}`, error);
       return SKIPPED;
     }
+    this.#learn(child, url);
     return isMatch(this.#subscription, url) ? url : SKIPPED;
+  }
+
+  #learn(child: string, url: Url): void {
+    const names =
+      this.#template?.names.widened(child, url) ?? EncodedUrlTemplate.of(child, url, NO_VARIABLES);
+    if (names === undefined) return;
+    const matchVaries = names.variableNames.some((name) => MATCH_KEYS.has(name));
+    this.#template = { names, matches: matchVaries ? undefined : isMatch(this.#subscription, names.url) };
   }
 }
 

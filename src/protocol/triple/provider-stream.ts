@@ -356,15 +356,23 @@ function onlyMessage(reader: MessageReader, owner: MessageOwner): RawMessage {
   return reader.messages[0]!;
 }
 
-/** The exported service a request names (path, `tri-service-group`, `tri-service-version`), if any. */
+/**
+ * The exported service a request names (path, `tri-service-group`, `tri-service-version`), if any.
+ * The path is the service's own (an IDL service's `package.Service`) or its Java interface's name:
+ * Java's Triple server (`TriplePathResolver`) answers both, and a Java consumer sends the interface
+ * name when its `url=` has no path or the provider set `useJavaPackageAsPath`.
+ */
 export function exportedFor(
   table: ExporterTable,
   headers: IncomingHttpHeaders,
   path: string,
 ): ExportedService | undefined {
-  const group = headerText(headers, TRI_SERVICE_GROUP);
-  const version = headerText(headers, TRI_SERVICE_VERSION);
-  return table.find(providerServiceKey(path, group, version));
+  const key = providerServiceKey(
+    path,
+    headerText(headers, TRI_SERVICE_GROUP),
+    headerText(headers, TRI_SERVICE_VERSION),
+  );
+  return table.find(key) ?? table.findByInterface(key);
 }
 
 /** The Unimplemented error of a request whose service is not exported, listing what is. */
@@ -473,7 +481,8 @@ function invokeService(
       Code.Unimplemented,
     );
   }
-  const types = typesOf(table, request, wrapper.argTypes, address);
+  // The contracts of the service found, whichever of its names the request's path spelled.
+  const types = typesOf(table.forPath(service?.path ?? request.path), request, wrapper.argTypes, address);
   const args: unknown[] = [];
   for (let i = 0; i < wrapper.args.length; i++) {
     try {
@@ -587,7 +596,7 @@ const classType = boundedMemo(1024, (name: string): JavaType => javaTypeOfClassN
  * the class names spell.
  */
 function typesOf(
-  table: ExporterTable,
+  contracts: readonly ExportedService[],
   request: TripleRequest,
   argTypes: readonly string[],
   address: string,
@@ -595,7 +604,7 @@ function typesOf(
   const named = argTypes.map(classType);
   let method: ExportedMethod | undefined;
   try {
-    method = calledOverload(table.forPath(request.path), request.method, parameterDescriptor(named));
+    method = calledOverload(contracts, request.method, parameterDescriptor(named));
   } catch (error) {
     if (!(error instanceof MissingOverload)) throw error;
     throw new RpcError(

@@ -83,4 +83,21 @@ describe("an IDL service whose proto sets java_package", () => {
     });
     await assert.rejects(other.sayHello({ name: "x" }), /no service "g1\/dubbo\.tri\.test\.Greeter:3\.0\.0"/);
   });
+
+  test("java_package - the provider's invocation names the interface over tri as over injvm and on the consumer", async () => {
+    const seen: string[] = [];
+    const app = await application("jp-names", seen);
+    const exported = await app.export(GreeterService, implementation);
+    const { address } = exported.urls[0]!;
+    const remote = await app.refer(GreeterService, { url: `tri://${address}`, timeoutMs: 3000 });
+    await remote.sayHello({ name: "tri" });
+    const local = await app.refer(GreeterService, { scope: "local", timeoutMs: 3000 });
+    await local.sayHello({ name: "injvm" });
+    assert.deepEqual(seen, [
+      `consumer ${INTERFACE}/SayHello`,
+      `provider ${INTERFACE}/SayHello`,
+      `consumer ${INTERFACE}/SayHello`,
+      `provider ${INTERFACE}/SayHello`,
+    ]);
+  });
 });

@@ -391,8 +391,11 @@ function notExported(table: ExporterTable, request: TripleRequest, address: stri
 }
 
 /**
- * The provider's invocation of one request: the attachments its headers carry (with the caller's
- * application as `remote.application`, and `path`, `group`, `version`), its deadline from
+ * The provider's invocation of a call of `method` on `exported`: named by the service's interface
+ * (an IDL service's `{java_package}.{Service}`, not its path), as the consumer's and an injvm
+ * provider's invocations are and as Java's Triple server names its `targetServiceUniqueName`; the
+ * attachments its headers carry (with the caller's application as `remote.application`, and the
+ * service's `path`, `group`, `version`), its deadline from
  * `grpc-timeout`, the caller's address. `rawHeaders`, the headers' raw list when the server has
  * it, is the cheaper read of the attachments. `timesItsDeadline` false: the caller cancels the
  * invocation at its deadline (see {@link ProviderInvocation}).
@@ -400,7 +403,8 @@ function notExported(table: ExporterTable, request: TripleRequest, address: stri
 export function providerInvocation(
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
-  target: RequestTarget,
+  exported: ExportedService,
+  method: string,
   call: Pick<Invocation, "parameterTypes" | "returnType" | "args" | "idl">,
   rawHeaders?: readonly string[],
   timesItsDeadline = true,
@@ -411,7 +415,7 @@ export function providerInvocation(
   const application = headerText(headers, TRI_CONSUMER_APPNAME);
   if (application !== undefined && attachments["remote.application"] === undefined)
     attachments["remote.application"] = application;
-  attachments.path ??= target.path;
+  attachments.path ??= exported.path;
   if (version !== undefined) attachments.version ??= version;
   if (group !== undefined && group !== "") attachments.group ??= group;
   const timeoutHeader = headerText(headers, GRPC_TIMEOUT);
@@ -420,10 +424,10 @@ export function providerInvocation(
   // per call, the largest self frame of ours in the provider's profile.
   return new ProviderInvocation(
     {
-      service: target.path,
+      service: exported.url.serviceInterface,
       group: group === undefined || group === "" ? undefined : group,
       version: version === undefined || version === "" || version === "0.0.0" ? undefined : version,
-      method: target.method,
+      method,
       parameterTypes: call.parameterTypes,
       returnType: call.returnType,
       args: call.args,
@@ -501,7 +505,8 @@ function invokeService(
   const invocation = providerInvocation(
     stream,
     request.headers,
-    request,
+    service,
+    request.method,
     { parameterTypes: types.parameterTypes, returnType: types.returnType, args },
     request.rawHeaders,
   );

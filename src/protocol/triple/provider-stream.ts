@@ -253,11 +253,27 @@ class ServedWrapperCall implements TripleRequest {
       );
       // Only a gzip request waits (to be inflated); the others are served on this callback.
       if (bytes instanceof Promise)
-        bytes.then((inflated) => this.#call(inflated)).catch((error: unknown) => failStream(stream, error));
+        bytes
+          .then((inflated) => this.#inflated(inflated))
+          .catch((error: unknown) => failStream(stream, error));
       else this.#call(bytes);
     } catch (error) {
       failStream(stream, error);
     }
+  }
+
+  /** A gzip request's message, inflated: served unless its caller closed the stream meanwhile. */
+  #inflated(bytes: Buffer): void {
+    if (this.#stream.closed || this.#stream.destroyed) {
+      this.#context.onStreamError(
+        new RpcError(
+          `${this.describe()}: the caller closed the stream while its request was inflated; not served`,
+          Code.Canceled,
+        ),
+      );
+      return;
+    }
+    this.#call(bytes);
   }
 
   #call(bytes: Buffer): void {

@@ -375,8 +375,8 @@ function onlyMessage(reader: MessageReader, owner: MessageOwner): RawMessage {
 /**
  * The exported service a request names (path, `tri-service-group`, `tri-service-version`), if any.
  * The path is the service's own (an IDL service's `package.Service`) or its Java interface's name:
- * Java's Triple server (`TriplePathResolver`) answers both, and a Java consumer sends the interface
- * name when its `url=` has no path or the provider set `useJavaPackageAsPath`.
+ * Java's Triple server (`TriplePathResolver`) answers both, and a Java consumer of a hand-written
+ * interface sends the interface's name when its `url=` has no path (Java's `ReferenceConfig`).
  */
 export function exportedFor(
   table: ExporterTable,

@@ -1,4 +1,12 @@
-import { Code, type Invoker, type Logger, RpcError, Url } from "../../core/index.js";
+import {
+  Code,
+  type Invoker,
+  type Logger,
+  RpcError,
+  type ServiceDefinition,
+  servicePath,
+  Url,
+} from "../../core/index.js";
 import type { Router } from "../contracts.js";
 import { SnapshotDirectory } from "./snapshot-directory.js";
 
@@ -39,9 +47,16 @@ export function createStaticDirectory(
 /**
  * The addresses of a reference's `url=` setting (one or several, separated by `;` or `,`), each
  * a full URL (`dubbo://10.0.0.5:20880/com.foo.Demo`) or a bare `host:port` that gets the
- * reference's protocol and interface.
+ * reference's protocol. One without a path calls the service's path: its `definition`'s
+ * (`package.Service` for an IDL service, whose interface may be `{java_package}.{Service}`),
+ * else the reference's interface.
  */
-export function parseDirectUrls(value: string, reference: Url): Url[] {
+export function parseDirectUrls(
+  value: string,
+  reference: Url,
+  definition: ServiceDefinition | undefined,
+): Url[] {
+  const path = servicePath(reference.serviceInterface, definition);
   const parts = value
     .split(/[;,]/)
     .map((s) => s.trim())
@@ -53,9 +68,7 @@ export function parseDirectUrls(value: string, reference: Url): Url[] {
     );
   }
   return parts.map((part) => {
-    const text = part.includes("://")
-      ? part
-      : `${reference.protocol || "dubbo"}://${part}/${reference.serviceInterface}`;
+    const text = part.includes("://") ? part : `${reference.protocol || "dubbo"}://${part}/${path}`;
     let url: Url;
     try {
       url = Url.parse(text);
@@ -72,6 +85,6 @@ export function parseDirectUrls(value: string, reference: Url): Url[] {
         Code.InvalidArgument,
       );
     }
-    return url.path === "" ? url.with({ path: reference.serviceInterface }) : url;
+    return url.path === "" ? url.with({ path }) : url;
   });
 }

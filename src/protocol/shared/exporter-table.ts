@@ -94,9 +94,19 @@ export function exportedMethodsOf(invoker: Invoker): Map<string, ExportedMethod[
 
 const NO_SERVICES: readonly ExportedService[] = Object.freeze([]);
 
-/** The services exported on one server, by service key and by path (for argument types). */
+/** The service key of `service` under its interface's name rather than its path. */
+function interfaceKeyOf(service: ExportedService): string {
+  const { url } = service;
+  return providerServiceKey(url.serviceInterface, url.get("group"), url.get("version"));
+}
+
+/**
+ * The services exported on one server, by service key, by the key under their interface name
+ * (for a protocol that also answers that name, as Triple does), and by path (for argument types).
+ */
 export class ExporterTable {
   readonly #byKey = new Map<string, ExportedService>();
+  readonly #byInterfaceKey = new Map<string, ExportedService>();
   readonly #byPath = new Map<string, ExportedService[]>();
 
   get size(): number {
@@ -113,11 +123,14 @@ export class ExporterTable {
 
   add(service: ExportedService): void {
     this.#byKey.set(service.key, service);
+    this.#byInterfaceKey.set(interfaceKeyOf(service), service);
     this.#byPath.set(service.path, [...(this.#byPath.get(service.path) ?? []), service]);
   }
 
   remove(service: ExportedService): void {
     if (this.#byKey.get(service.key) === service) this.#byKey.delete(service.key);
+    const interfaceKey = interfaceKeyOf(service);
+    if (this.#byInterfaceKey.get(interfaceKey) === service) this.#byInterfaceKey.delete(interfaceKey);
     const left = (this.#byPath.get(service.path) ?? []).filter((s) => s !== service);
     if (left.length === 0) this.#byPath.delete(service.path);
     else this.#byPath.set(service.path, left);
@@ -125,6 +138,15 @@ export class ExporterTable {
 
   find(key: string): ExportedService | undefined {
     return this.#byKey.get(key);
+  }
+
+  /**
+   * The service whose key, spelled with its interface name in place of its path, is `key`: an IDL
+   * service whose proto sets `java_package` has the path `package.Service` and the interface
+   * `{java_package}.{Service}`.
+   */
+  findByInterface(key: string): ExportedService | undefined {
+    return this.#byInterfaceKey.get(key);
   }
 
   /** The services exported under `path` (every group and version): their contracts type the arguments. */

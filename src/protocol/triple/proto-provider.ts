@@ -154,7 +154,8 @@ async function run(
   const invocation = providerInvocation(
     stream,
     headers,
-    { path: exported.path, method: method.name },
+    exported,
+    method.name,
     { parameterTypes: [], returnType: undefined, args: [input], idl: method },
     undefined,
     // serveIdlCall's entry on the timer wheel cancels the invocation at its deadline.

@@ -63,7 +63,8 @@ export async function createProtoServer(options: ProtoServerOptions = {}): Promi
     add(service, implementation) {
       const key = service.typeName;
       if (server.table.has(key)) throw new TypeError(`${key} is served already at ${server.address}`);
-      const url = Url.parse(`tri://${server.address}/${key}`);
+      // The interface beside the path, so a request naming either finds the service.
+      const url = Url.parse(`tri://${server.address}/${key}?interface=${service.definition.interfaceName}`);
       const invoker = createIdlProviderInvoker(service.definition, implementation, url);
       server.table.add({ key, path: key, url, invoker, methods: new Map() });
     },

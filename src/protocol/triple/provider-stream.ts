@@ -253,11 +253,27 @@ class ServedWrapperCall implements TripleRequest {
       );
       // Only a gzip request waits (to be inflated); the others are served on this callback.
       if (bytes instanceof Promise)
-        bytes.then((inflated) => this.#call(inflated)).catch((error: unknown) => failStream(stream, error));
+        bytes
+          .then((inflated) => this.#inflated(inflated))
+          .catch((error: unknown) => failStream(stream, error));
       else this.#call(bytes);
     } catch (error) {
       failStream(stream, error);
     }
+  }
+
+  /** A gzip request's message, inflated: served unless its caller closed the stream meanwhile. */
+  #inflated(bytes: Buffer): void {
+    if (this.#stream.closed || this.#stream.destroyed) {
+      this.#context.onStreamError(
+        new RpcError(
+          `${this.describe()}: the caller closed the stream while its request was inflated; not served`,
+          Code.Canceled,
+        ),
+      );
+      return;
+    }
+    this.#call(bytes);
   }
 
   #call(bytes: Buffer): void {
@@ -356,15 +372,23 @@ function onlyMessage(reader: MessageReader, owner: MessageOwner): RawMessage {
   return reader.messages[0]!;
 }
 
-/** The exported service a request names (path, `tri-service-group`, `tri-service-version`), if any. */
+/**
+ * The exported service a request names (path, `tri-service-group`, `tri-service-version`), if any.
+ * The path is the service's own (an IDL service's `package.Service`) or its Java interface's name:
+ * Java's Triple server (`TriplePathResolver`) answers both, and a Java consumer of a hand-written
+ * interface sends the interface's name when its `url=` has no path (Java's `ReferenceConfig`).
+ */
 export function exportedFor(
   table: ExporterTable,
   headers: IncomingHttpHeaders,
   path: string,
 ): ExportedService | undefined {
-  const group = headerText(headers, TRI_SERVICE_GROUP);
-  const version = headerText(headers, TRI_SERVICE_VERSION);
-  return table.find(providerServiceKey(path, group, version));
+  const key = providerServiceKey(
+    path,
+    headerText(headers, TRI_SERVICE_GROUP),
+    headerText(headers, TRI_SERVICE_VERSION),
+  );
+  return table.find(key) ?? table.findByInterface(key);
 }
 
 /** The Unimplemented error of a request whose service is not exported, listing what is. */
@@ -383,8 +407,11 @@ function notExported(table: ExporterTable, request: TripleRequest, address: stri
 }
 
 /**
- * The provider's invocation of one request: the attachments its headers carry (with the caller's
- * application as `remote.application`, and `path`, `group`, `version`), its deadline from
+ * The provider's invocation of a call of `method` on `exported`: named by the service's interface
+ * (an IDL service's `{java_package}.{Service}`, not its path), as the consumer's and an injvm
+ * provider's invocations are and as Java's Triple server names its `targetServiceUniqueName`; the
+ * attachments its headers carry (with the caller's application as `remote.application`, and the
+ * service's `path`, `group`, `version`), its deadline from
  * `grpc-timeout`, the caller's address. `rawHeaders`, the headers' raw list when the server has
  * it, is the cheaper read of the attachments. `timesItsDeadline` false: the caller cancels the
  * invocation at its deadline (see {@link ProviderInvocation}).
@@ -392,7 +419,8 @@ function notExported(table: ExporterTable, request: TripleRequest, address: stri
 export function providerInvocation(
   stream: ServerHttp2Stream,
   headers: IncomingHttpHeaders,
-  target: RequestTarget,
+  exported: ExportedService,
+  method: string,
   call: Pick<Invocation, "parameterTypes" | "returnType" | "args" | "idl">,
   rawHeaders?: readonly string[],
   timesItsDeadline = true,
@@ -403,7 +431,7 @@ export function providerInvocation(
   const application = headerText(headers, TRI_CONSUMER_APPNAME);
   if (application !== undefined && attachments["remote.application"] === undefined)
     attachments["remote.application"] = application;
-  attachments.path ??= target.path;
+  attachments.path ??= exported.path;
   if (version !== undefined) attachments.version ??= version;
   if (group !== undefined && group !== "") attachments.group ??= group;
   const timeoutHeader = headerText(headers, GRPC_TIMEOUT);
@@ -412,10 +440,10 @@ export function providerInvocation(
   // per call, the largest self frame of ours in the provider's profile.
   return new ProviderInvocation(
     {
-      service: target.path,
+      service: exported.url.serviceInterface,
       group: group === undefined || group === "" ? undefined : group,
       version: version === undefined || version === "" || version === "0.0.0" ? undefined : version,
-      method: target.method,
+      method,
       parameterTypes: call.parameterTypes,
       returnType: call.returnType,
       args: call.args,
@@ -473,7 +501,8 @@ function invokeService(
       Code.Unimplemented,
     );
   }
-  const types = typesOf(table, request, wrapper.argTypes, address);
+  // The contracts of the service found, whichever of its names the request's path spelled.
+  const types = typesOf(table.forPath(service?.path ?? request.path), request, wrapper.argTypes, address);
   const args: unknown[] = [];
   for (let i = 0; i < wrapper.args.length; i++) {
     try {
@@ -492,7 +521,8 @@ function invokeService(
   const invocation = providerInvocation(
     stream,
     request.headers,
-    request,
+    service,
+    request.method,
     { parameterTypes: types.parameterTypes, returnType: types.returnType, args },
     request.rawHeaders,
   );
@@ -587,7 +617,7 @@ const classType = boundedMemo(1024, (name: string): JavaType => javaTypeOfClassN
  * the class names spell.
  */
 function typesOf(
-  table: ExporterTable,
+  contracts: readonly ExportedService[],
   request: TripleRequest,
   argTypes: readonly string[],
   address: string,
@@ -595,7 +625,7 @@ function typesOf(
   const named = argTypes.map(classType);
   let method: ExportedMethod | undefined;
   try {
-    method = calledOverload(table.forPath(request.path), request.method, parameterDescriptor(named));
+    method = calledOverload(contracts, request.method, parameterDescriptor(named));
   } catch (error) {
     if (!(error instanceof MissingOverload)) throw error;
     throw new RpcError(

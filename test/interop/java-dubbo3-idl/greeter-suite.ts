@@ -295,6 +295,22 @@ export function javaGreeterSuite(style: JavaGreeterStyle): void {
     test(`java idl ${style} - a Java consumer calls our proto server: every call kind, a status, a deadline`, async () => {
       await assertJavaConsumerCases(style, await java.consume(`tri://${ours.address}`));
     });
+
+    // Java's ReferenceConfig gives a path-less url= its interface's name as the path: a Java
+    // interface's consumer sends /dubbo.tri.test.Greeter/… where the proto with a java_package is
+    // served at greet.v1.Greeter; our server answers both names, as Java's TriplePathResolver does.
+    // (A generated stub's consumer takes its descriptor's name, the proto path, instead.)
+    if (style === "interface") {
+      test("java idl interface - a Java consumer's path-less url= reaches a proto with a java_package by its interface's name", async () => {
+        const server = await createProtoServer({ host: java.host, port: 0, logger: silentLogger });
+        server.add(STYLES.stubs.service, implementation);
+        try {
+          await assertJavaConsumerCases(style, await java.consume(`tri://${server.address}`));
+        } finally {
+          await server.close();
+        }
+      });
+    }
   });
 
   describe(`Triple IDL interop with Java Dubbo 3.3.6, ${STYLES[style].title} (through ZooKeeper, app.export / app.refer)`, () => {

@@ -3,7 +3,7 @@
 export * from "./builtin.js";
 export * from "./contracts.js";
 export { type DirectorySnapshot, SnapshotDirectory } from "./directory/snapshot-directory.js";
-export { createStaticDirectory, parseDirectUrls, StaticDirectory } from "./directory/static-directory.js";
+export { createStaticDirectory, StaticDirectory } from "./directory/static-directory.js";
 export * from "./loadbalance/index.js";
 export * from "./merger/index.js";
 export { MockClusterInvoker, withMock } from "./mock/mock-cluster.js";

@@ -1,17 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createInvocation, type ServiceDefinition, Url } from "../../core/index.js";
+import { createInvocation, Url } from "../../core/index.js";
 import { createFakeInvokers } from "../../testing/index.js";
 import type { Router } from "../contracts.js";
-import { parseDirectUrls, StaticDirectory } from "./static-directory.js";
+import { StaticDirectory } from "./static-directory.js";
 
 const url = Url.parse("consumer://127.0.0.1/com.example.DemoService?interface=com.example.DemoService");
 const inv = createInvocation({ service: "com.example.DemoService", method: "find" });
-
-/** parseDirectUrls' addresses, spelled out. */
-function directUrls(value: string, reference: Url, definition?: ServiceDefinition): string[] {
-  return parseDirectUrls(value, reference, definition).map((u) => u.toString());
-}
 
 function dropPort(name: string, priority: number, port: number, seen: string[]): Router {
   return {
@@ -63,42 +58,5 @@ describe("directory", () => {
     await dir.destroy();
     assert.ok(invokers.every((i) => i.destroyed));
     assert.throws(() => dir.list(inv), /destroyed/);
-  });
-
-  it("directory - url= addresses split on ; and , with clear errors", () => {
-    assert.deepEqual(
-      directUrls("10.0.0.1:20880; dubbo://10.0.0.2:20881/com.example.DemoService,10.0.0.3:1", url),
-      [
-        "consumer://10.0.0.1:20880/com.example.DemoService",
-        "dubbo://10.0.0.2:20881/com.example.DemoService",
-        "consumer://10.0.0.3:1/com.example.DemoService",
-      ],
-    );
-    assert.throws(() => parseDirectUrls(" ; ", url, undefined), /names no address/);
-    assert.throws(() => parseDirectUrls("10.0.0.1", url, undefined), /has no port/);
-  });
-
-  it("directory - a url= address without a path calls an IDL service's proto path, not its interface", () => {
-    // A proto with `package greet.v1;` and `java_package = "dubbo.tri.test"`.
-    const definition = {
-      interfaceName: "dubbo.tri.test.Greeter",
-      methods: {},
-      idl: { path: "greet.v1.Greeter", methods: new Map(), ready: async () => {} },
-    };
-    const reference = Url.parse(
-      "consumer://127.0.0.1/dubbo.tri.test.Greeter?interface=dubbo.tri.test.Greeter",
-    );
-    assert.deepEqual(
-      directUrls(
-        "tri://10.0.0.1:50051; 10.0.0.2:50051; tri://10.0.0.3:50051/dubbo.tri.test.Greeter",
-        reference,
-        definition,
-      ),
-      [
-        "tri://10.0.0.1:50051/greet.v1.Greeter",
-        "consumer://10.0.0.2:50051/greet.v1.Greeter",
-        "tri://10.0.0.3:50051/dubbo.tri.test.Greeter",
-      ],
-    );
   });
 });

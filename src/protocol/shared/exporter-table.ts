@@ -106,8 +106,8 @@ function interfaceKeyOf(service: ExportedService): string {
  */
 export class ExporterTable {
   readonly #byKey = new Map<string, ExportedService>();
-  readonly #byInterfaceKey = new Map<string, ExportedService>();
-  readonly #byPath = new Map<string, ExportedService[]>();
+  readonly #byInterfaceKey = new ServiceLists();
+  readonly #byPath = new ServiceLists();
 
   get size(): number {
     return this.#byKey.size;
@@ -123,17 +123,14 @@ export class ExporterTable {
 
   add(service: ExportedService): void {
     this.#byKey.set(service.key, service);
-    this.#byInterfaceKey.set(interfaceKeyOf(service), service);
-    this.#byPath.set(service.path, [...(this.#byPath.get(service.path) ?? []), service]);
+    this.#byInterfaceKey.add(interfaceKeyOf(service), service);
+    this.#byPath.add(service.path, service);
   }
 
   remove(service: ExportedService): void {
     if (this.#byKey.get(service.key) === service) this.#byKey.delete(service.key);
-    const interfaceKey = interfaceKeyOf(service);
-    if (this.#byInterfaceKey.get(interfaceKey) === service) this.#byInterfaceKey.delete(interfaceKey);
-    const left = (this.#byPath.get(service.path) ?? []).filter((s) => s !== service);
-    if (left.length === 0) this.#byPath.delete(service.path);
-    else this.#byPath.set(service.path, left);
+    this.#byInterfaceKey.remove(interfaceKeyOf(service), service);
+    this.#byPath.remove(service.path, service);
   }
 
   find(key: string): ExportedService | undefined {
@@ -146,11 +143,32 @@ export class ExporterTable {
    * `{java_package}.{Service}`.
    */
   findByInterface(key: string): ExportedService | undefined {
-    return this.#byInterfaceKey.get(key);
+    // Services of one interface under different paths: the earliest still exported answers, as
+    // Java's TriplePathResolver keeps the first invoker registered under a fallback name.
+    return this.#byInterfaceKey.of(key)[0];
   }
 
   /** The services exported under `path` (every group and version): their contracts type the arguments. */
   forPath(path: string): readonly ExportedService[] {
-    return this.#byPath.get(path) ?? NO_SERVICES;
+    return this.#byPath.of(path);
+  }
+}
+
+/** Services by a name several may share, in the order they were added. */
+class ServiceLists {
+  readonly #lists = new Map<string, readonly ExportedService[]>();
+
+  of(name: string): readonly ExportedService[] {
+    return this.#lists.get(name) ?? NO_SERVICES;
+  }
+
+  add(name: string, service: ExportedService): void {
+    this.#lists.set(name, [...this.of(name), service]);
+  }
+
+  remove(name: string, service: ExportedService): void {
+    const left = this.of(name).filter((s) => s !== service);
+    if (left.length === 0) this.#lists.delete(name);
+    else this.#lists.set(name, left);
   }
 }

@@ -202,14 +202,14 @@ export function createProviderHandler(options: ProviderHandlerOptions): RequestH
 
   // Shared by every call (the call is `this`), so a call allocates no closure for its answer.
   function reply(this: PendingCall, result: RpcResult): OkReply | ErrorReply {
-    this.invocation.complete();
     if (holdsSlots) executor.release!();
+    this.invocation.complete();
     return encodeResult(this, result);
   }
 
   function replyToError(this: PendingCall, error: unknown): OkReply | ErrorReply {
-    this.invocation.complete();
     if (holdsSlots) executor.release!();
+    this.invocation.complete();
     // Framework failures travel as a status; the provider's own exceptions as a Throwable body.
     if (error instanceof RpcError) throw error;
     return encodeFailure(this, error);

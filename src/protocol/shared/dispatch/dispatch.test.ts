@@ -70,6 +70,8 @@ describe("dispatch", () => {
     assert.deepEqual(started, [0, 1]);
     executor.release!();
     assert.equal(executor.active, 0);
+    assert.throws(() => executor.release!(), /release\(\) called with no task started by runHeld\(\) left/);
+    assert.equal(executor.active, 0, "a release too many does not free a slot nobody holds");
     assert.equal(await executor.run(task, 3), 3);
     await new Promise((r) => setImmediate(r));
     assert.equal(executor.active, 0, "a task run with run frees its slot itself");

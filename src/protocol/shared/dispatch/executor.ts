@@ -47,6 +47,8 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
   const waiting: Waiting[] = [];
   let head = 0;
   let active = 0;
+  /** Of `active`, the tasks started by `runHeld` whose caller has not released them yet. */
+  let held = 0;
   let largest = 0;
 
   function release(): void {
@@ -63,15 +65,24 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
     }
   }
 
-  function start<A, R>(task: (arg: A) => Promise<R>, arg: A, held: boolean): Promise<R> {
+  function start<A, R>(task: (arg: A) => Promise<R>, arg: A, isHeld: boolean): Promise<R> {
     let promise: Promise<R>;
     try {
       promise = task(arg);
     } catch (error) {
       promise = Promise.reject(error);
     }
-    if (!held) promise.then(release, release);
+    if (isHeld) held++;
+    else promise.then(release, release);
     return promise;
+  }
+
+  function releaseHeld(): void {
+    // A release without a held task would let more than `threads` tasks run.
+    if (held === 0)
+      throw new Error(`${description}: release() called with no task started by runHeld() left to release`);
+    held--;
+    release();
   }
 
   function admit<A, R>(task: (arg: A) => Promise<R>, arg: A, held: boolean): Promise<R> | undefined {
@@ -105,7 +116,7 @@ export function createBoundedExecutor(options: BoundedExecutorOptions): Executor
     },
     run: (task, arg) => admit(task, arg, false),
     runHeld: (task, arg) => admit(task, arg, true),
-    release,
+    release: releaseHeld,
   };
 }
 

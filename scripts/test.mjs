@@ -128,9 +128,8 @@ function runTests(label, args, env) {
         // they ended meanwhile
       }
     }
-    // The runner may handle a forwarded signal and exit with a status of its own: the run still
-    // ended because of the signal we were sent.
-    finishStep(label, started, code, signal ?? received);
+    // A runner that handled the forwarded signal may even exit 0: the run was interrupted all the same.
+    finishStep(label, started, received === undefined ? code : null, signal ?? received);
   });
 }
 

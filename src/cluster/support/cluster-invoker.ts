@@ -26,7 +26,7 @@ interface FailedAttempt {
   readonly invoker: Invoker;
   /** The candidates the attempt was chosen among. */
   readonly invokers: readonly Invoker[];
-  readonly lb: LoadBalance | undefined;
+  readonly lb: LoadBalance;
 }
 
 /**
@@ -240,6 +240,15 @@ export abstract class AbstractClusterInvoker implements Invoker {
    * promise step the provider invoker's filter chain starts with (its own step for an invoker
    * without one): no async frame nor promise of the cluster's per attempt.
    */
+  protected attempt(invoker: Invoker, inv: Invocation): Promise<RpcResult>;
+  /** With `recover`, the candidates and balancer the attempt was chosen by, for the recovery. */
+  protected attempt(
+    invoker: Invoker,
+    inv: Invocation,
+    recover: AttemptRecovery,
+    invokers: readonly Invoker[],
+    lb: LoadBalance,
+  ): Promise<RpcResult>;
   protected attempt(
     invoker: Invoker,
     inv: Invocation,
@@ -254,7 +263,7 @@ export abstract class AbstractClusterInvoker implements Invoker {
             `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the call's overall deadline passed)`,
             Code.DeadlineExceeded,
           );
-      return recover === undefined ? Promise.reject(error) : recover(error, { inv, invoker, invokers, lb });
+      return recover === undefined ? Promise.reject(error) : recover(error, { inv, invoker, invokers, lb: lb! });
     }
     const attachments = forwardedAttachments(inv.attachments);
     const attemptInv = attachments === inv.attachments ? inv : deriveInvocation(inv, { attachments });
@@ -274,7 +283,7 @@ export abstract class AbstractClusterInvoker implements Invoker {
  * provider answered), then, for a failure, the recovery, handed this object as the failed attempt.
  * One object per attempt, its methods shared.
  */
-class AttemptOutcome implements SettledListener, FailedAttempt {
+class AttemptOutcome implements SettledListener {
   readonly #status: RpcStatus | undefined;
   readonly #recover: AttemptRecovery | undefined;
   readonly #started: number;
@@ -301,7 +310,8 @@ class AttemptOutcome implements SettledListener, FailedAttempt {
     if (this.#status !== undefined) {
       RpcStatusTable.end(this.#status, performance.now() - this.#started, error instanceof BizError);
     }
-    if (this.#recover !== undefined) return this.#recover(error, this);
+    // `attempt`'s overloads give a recovering attempt its candidates and balancer.
+    if (this.#recover !== undefined) return this.#recover(error, this as FailedAttempt);
     throw error;
   }
 }

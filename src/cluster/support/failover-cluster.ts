@@ -33,7 +33,7 @@ export class FailoverClusterInvoker extends AbstractClusterInvoker {
   readonly #retryFirst: AttemptRecovery = (error, first) =>
     this.#retry(
       first.inv,
-      first.lb ?? this.loadBalance(first.invokers, first.inv),
+      first.lb,
       this.#attempts(first.inv.method),
       [first.invoker],
       first.invokers,

@@ -172,6 +172,31 @@ describe("child urls read by a template", () => {
     );
   });
 
+  test("child urls - providers of two shapes interleaved (a rolling upgrade) are each read by their shape's template", () => {
+    const names: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const params = javaParams(i);
+      // Every other provider is of the new release: one parameter more.
+      if (i % 2 === 1) params.splice(5, 0, ["release", "3.3.6"]);
+      names.push(`dubbo%3A%2F%2F10.0.${i >> 8}.${i & 255}%3A20880%2F${SERVICE}%3F${encodeParams(params)}`);
+    }
+    const decode = Url.decode;
+    let fullDecodes = 0;
+    Url.decode = (encoded: string) => {
+      fullDecodes++;
+      return decode.call(Url, encoded);
+    };
+    try {
+      const urls = new ChildUrls(subscription, "/dubbo", silentLogger).urls(ChildNames.of(names));
+      assert.equal(urls.length, 400);
+      assert.deepEqual(partsOf(urls[399]!), partsOf(decode.call(Url, names[399]!)));
+    } finally {
+      Url.decode = decode;
+    }
+    // The first two names of each shape teach its template which values vary; the rest fit it.
+    assert.ok(fullDecodes <= 6, `${fullDecodes} of 400 names needed the full decode`);
+  });
+
   for (const seed of [1, 2, 3, 4]) {
     test(`child urls - seeded varied names (seed ${seed}) come out as Url.decode and isMatch make them, part for part`, async () => {
       const names = variedNames(seed, 600);

@@ -60,8 +60,12 @@ export class ChildUrls {
   #skipped = 0;
   /** The read `prepare` parsed ahead of the next `urls`, position by position. */
   #ahead: ParsedRead | undefined;
-  /** The template of the last name that needed `Url.decode`, widened by each such name after it. */
-  #template: ChildTemplate | undefined;
+  /**
+   * Templates of the names that needed `Url.decode`, each widened by the later such names it
+   * fits; the shapes read so far, the latest first: a few, so that providers of two or three shapes
+   * interleaved (a rolling upgrade) each fit one instead of replacing a single template per name.
+   */
+  readonly #templates: ChildTemplate[] = [];
 
   constructor(subscription: Url, describePath: string, logger: RegistryLogger) {
     this.#subscription = subscription;
@@ -156,12 +160,12 @@ export class ChildUrls {
   #parse(child: string): Parsed {
     // Java reads only children that contain an encoded "://".
     if (!child.includes(ENCODED_PROTOCOL_SEPARATOR)) return SKIPPED;
-    const template = this.#template;
     let url: Url;
     try {
-      const fitted = template?.names.decode(child);
-      if (fitted !== undefined) {
-        const matches = template!.matches ?? isMatch(this.#subscription, fitted);
+      for (const template of this.#templates) {
+        const fitted = template.names.decode(child);
+        if (fitted === undefined) continue;
+        const matches = template.matches ?? isMatch(this.#subscription, fitted);
         return matches ? fitted : SKIPPED;
       }
       url = Url.decode(child);
@@ -174,13 +178,22 @@ export class ChildUrls {
   }
 
   #learn(child: string, url: Url): void {
-    const names =
-      this.#template?.names.widened(child, url) ?? EncodedUrlTemplate.of(child, url, NO_VARIABLES);
-    if (names === undefined) return;
+    const templates = this.#templates;
+    let names: EncodedUrlTemplate | undefined;
+    let at = 0;
+    for (; at < templates.length && names === undefined; at++)
+      names = templates[at]!.names.widened(child, url);
+    if (names === undefined) {
+      names = EncodedUrlTemplate.of(child, url, NO_VARIABLES);
+      if (names === undefined) return;
+      if (templates.length === MAX_TEMPLATES) templates.pop();
+    } else templates.splice(at - 1, 1);
     const matchVaries = names.variableNames.some((name) => MATCH_KEYS.has(name));
-    this.#template = { names, matches: matchVaries ? undefined : isMatch(this.#subscription, names.url) };
+    templates.unshift({ names, matches: matchVaries ? undefined : isMatch(this.#subscription, names.url) });
   }
 }
+
+const MAX_TEMPLATES = 4;
 
 /** The URLs among `parsed[from, to)`. */
 function matched(parsed: readonly Parsed[], from: number, to: number): Url[] {

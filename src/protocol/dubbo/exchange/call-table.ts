@@ -6,9 +6,8 @@
  * scavenges. Here the slots array is replaced only when it grows, and a removed call leaves
  * nothing behind. Ids are a client's sequence, so the calls in flight take consecutive slots and
  * each call sits in its own: a lookup or a removal reads one slot. A call whose slot is taken (one
- * that waits while more than the table's size of later calls pass it) waits in a `Map` beside it.
- * Linear probing, before, made each removal walk the run of later calls behind it (the whole
- * window in flight: ~63 slots a call at concurrency 64).
+ * that waits while more than the table's size of later calls pass it) waits in a `Map` beside it:
+ * a call is in its id's slot or in that `Map`, nowhere else, so no removal has to move another.
  */
 export interface IdentifiedCall {
   readonly id: number;

@@ -263,7 +263,9 @@ export abstract class AbstractClusterInvoker implements Invoker {
             `deadline exceeded before calling ${this.url.serviceKey} method ${inv.method} on ${invoker.url.address} (the call's overall deadline passed)`,
             Code.DeadlineExceeded,
           );
-      return recover === undefined ? Promise.reject(error) : recover(error, { inv, invoker, invokers, lb: lb! });
+      return recover === undefined
+        ? Promise.reject(error)
+        : recover(error, { inv, invoker, invokers, lb: lb! });
     }
     const attachments = forwardedAttachments(inv.attachments);
     const attemptInv = attachments === inv.attachments ? inv : deriveInvocation(inv, { attachments });

@@ -16,11 +16,13 @@ export interface ObjectOutput {
    */
   writeBytes(bytes: Uint8Array): void;
   /**
-   * Optional: writes one untyped map holding the entries of `records` in order, as `writeValue`
-   * writes the record that merges them; the caller keeps their keys distinct. Lets the codec send a
-   * reference's constant attachments and a call's own in one map without a merged copy per call.
+   * Optional: writes one untyped map holding the entries of `encoded` (the bytes a `finish()` of
+   * this serialization returned for a record of scalars alone) then those of `record`, as
+   * `writeValue` writes the record that merges them; the caller keeps their keys distinct. Lets the
+   * codec send a reference's constant attachments, encoded once, and a call's own in one map,
+   * encoding only the call's own and making no merged copy per call.
    */
-  writeMerged?(records: readonly Readonly<Record<string, unknown>>[], path: string): void;
+  writeMerged?(encoded: Uint8Array, record: Readonly<Record<string, unknown>>, path: string): void;
   /** Ends the body and returns its bytes (the caller may keep them); the output starts the next body. */
   finish(): Buffer;
   /** Drops what was written since the last `finish()` (a body abandoned half way). */

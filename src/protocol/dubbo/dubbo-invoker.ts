@@ -22,6 +22,7 @@ import { BodyOutputSlot } from "./codec/body-output.js";
 import { KeptInput } from "./codec/kept-input.js";
 import {
   type AttachmentParts,
+  type EncodedRecord,
   encodeAttachments,
   encodeRequestFrame,
   encodeRequestHead,
@@ -104,7 +105,7 @@ export class DubboInvoker implements Invoker {
   // Made at the first call: a lazy reference to one of 10 000 providers may never be called, and
   // these would be ~0.65 KiB of its heap (two empty maps and the timeouts' own).
   #plans: Map<string, MethodPlan> | undefined;
-  #byTimeout: Map<number, Attachments> | undefined;
+  #constantsByTimeout: Map<number, EncodedRecord> | undefined;
   #timeouts: AttemptTimeouts | undefined;
   readonly #slot: BodyOutputSlot;
   readonly #serializations: SerializationTable;
@@ -224,9 +225,11 @@ export class DubboInvoker implements Invoker {
   }
 
   /**
-   * The attachments of a call written with its request, as the reference's constant ones, the
-   * call's own and the attempt's (`timeout`, `path`, `version`) in one map with no merged copy,
-   * unless the call's own name one of the others (then they are merged as {@link #attachments} says).
+   * The attachments of a call written with its request: the reference's constant ones and the
+   * attempt's (`timeout`, `path`, `version`) spliced from their bytes, then the call's own, in one
+   * map; unless the call's own name one of the others, when they are merged (and encoded whole) as
+   * {@link #attachments} says, which a splice could not keep: the call's own override the
+   * reference's but not the attempt's.
    */
   #inlineAttachments(own: Attachments, timeoutMs: number): Attachments | AttachmentParts {
     for (const key in own) {
@@ -234,23 +237,20 @@ export class DubboInvoker implements Invoker {
         return this.#attachments(own, timeoutMs);
       }
     }
-    return [this.#base, own, this.#attemptAttachments(timeoutMs)];
+    return [this.#constantsOf(timeoutMs), own];
   }
 
-  /** `timeout`, `path` and `version`, the attachments that name the attempt, kept per timeout. */
-  #attemptAttachments(timeoutMs: number): Attachments {
-    this.#byTimeout ??= new Map();
-    let attachments = this.#byTimeout.get(timeoutMs);
-    if (attachments === undefined) {
-      attachments = Object.freeze({
-        [TIMEOUT_ATTACHMENT]: String(timeoutMs),
-        path: this.#path,
-        version: this.#version,
-      });
-      if (this.#byTimeout.size >= ENCODED_ATTACHMENTS_LIMIT) this.#byTimeout.clear();
-      this.#byTimeout.set(timeoutMs, attachments);
+  /** The reference's constant attachments and the attempt's, and their map encoded, per timeout. */
+  #constantsOf(timeoutMs: number): EncodedRecord {
+    this.#constantsByTimeout ??= new Map();
+    let constants = this.#constantsByTimeout.get(timeoutMs);
+    if (constants === undefined) {
+      const record = this.#attachments(NO_ATTACHMENTS, timeoutMs);
+      constants = { record, bytes: encodeAttachments(this.#slot, record) };
+      if (this.#constantsByTimeout.size >= ENCODED_ATTACHMENTS_LIMIT) this.#constantsByTimeout.clear();
+      this.#constantsByTimeout.set(timeoutMs, constants);
     }
-    return attachments;
+    return constants;
   }
 
   /**

@@ -179,22 +179,31 @@ export abstract class ContainerWriter extends GraphWriter {
   }
 
   /**
-   * One untyped map of every entry of `records` in order: the bytes `writePlainMap` writes for the
-   * record merging them, when their keys are distinct (the caller's promise), without that record.
+   * One untyped map of the entries of `encoded` (this writer's bytes for a record of scalars alone)
+   * then of `record`: the bytes `writePlainMap` writes for the record merging them, when their keys
+   * are distinct (the caller's promise). The encoded map is copied whole but for its closing 'Z',
+   * so its 'H' opens this map: untyped map entries of scalars hold no reference or class
+   * definition, so they read the same anywhere in a body.
    */
-  protected writeMergedMap(records: readonly Readonly<Record<string, unknown>>[]): void {
+  protected writeMergedMap(encoded: Uint8Array, record: Readonly<Record<string, unknown>>): void {
+    const length = encoded.length;
+    if (length < 2 || encoded[0] !== 0x48 || encoded[length - 1] !== 0x5a) {
+      throw new Error(
+        "the encoded entries are not an untyped Hessian 2 map: encode the record alone with this serialization",
+      );
+    }
     this.claimAnonymousRef();
     this.enter();
-    this.writeMapHeader(null);
+    this.ensure(length);
+    this.buf.set(encoded, this.pos);
+    this.pos += length - 1;
+    const slots = slotTypesOf(record);
     let key = "";
     try {
-      for (const record of records) {
-        const slots = slotTypesOf(record);
-        for (key in record) {
-          this.writeString(key);
-          if (slots === undefined) this.writeAny(record[key]);
-          else this.writeMember(record[key], undefined, slots, key);
-        }
+      for (key in record) {
+        this.writeString(key);
+        if (slots === undefined) this.writeAny(record[key]);
+        else this.writeMember(record[key], undefined, slots, key);
       }
     } catch (error) {
       throw withSegment(error, `.${key}`);

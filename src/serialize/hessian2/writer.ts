@@ -38,11 +38,11 @@ export class Hessian2Writer extends UntypedWriter {
     return this;
   }
 
-  /** One untyped map of the entries of `records`, in order (the body output's `writeMerged`). */
-  writeMerged(records: readonly Readonly<Record<string, unknown>>[], path = "value"): this {
+  /** One untyped map of the entries `encoded` holds, then `record`'s (the body output's `writeMerged`). */
+  writeMerged(encoded: Uint8Array, record: Readonly<Record<string, unknown>>, path = "value"): this {
     const mark = this.mark();
     try {
-      this.writeMergedMap(records);
+      this.writeMergedMap(encoded, record);
     } catch (error) {
       this.rollback(mark);
       this.depth = 0;

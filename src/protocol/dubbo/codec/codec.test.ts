@@ -114,7 +114,11 @@ describe("dubbo codec", () => {
       const fields = greetFields({ interface: IFACE, timeout: "3000", path: IFACE, version: "1.0.0" });
       const body = Buffer.from(encodeRequestBody(slot, fields));
       const head = encodeRequestHead(slot, fields);
-      const parts = [{ interface: IFACE }, { timeout: "3000" }, { path: IFACE, version: "1.0.0" }];
+      const constants = { interface: IFACE, timeout: "3000" };
+      const parts = [
+        { record: constants, bytes: encodeAttachments(slot, constants) },
+        { path: IFACE, version: "1.0.0" },
+      ] as const;
       for (const attachments of [encodeAttachments(slot, fields.attachments), fields.attachments, parts]) {
         const frame = encodeRequestFrame(slot, head, fields.parameterTypes, fields.args, attachments);
         assert.equal(frame.length, 16 + body.length, serialization.name);

@@ -64,15 +64,28 @@ export function encodeAttachments(
   return slot.encodeOnce([attachments]);
 }
 
-/**
- * A request's attachments map given as records whose keys are distinct, sent as the one map that
- * merges them (a reference's constant attachments and the call's own, without a copy per call).
- */
-export type AttachmentParts = readonly Readonly<Record<string, unknown>>[];
+/** Constant attachments (a frozen record of scalars) with their map, encoded alone once. */
+export interface EncodedRecord {
+  readonly record: Readonly<Record<string, unknown>>;
+  readonly bytes: Buffer;
+}
 
-function writeAttachmentParts(output: ObjectOutput, parts: AttachmentParts): void {
-  if (output.writeMerged !== undefined) output.writeMerged(parts, "attachments");
-  else output.writeValue(Object.assign({}, ...parts), undefined, "attachments");
+/**
+ * A request's attachments map as a reference's constant attachments and the call's own, none of
+ * whose keys the constant ones have: sent as the one map that merges them, the constant entries
+ * spliced from their bytes and only the call's own encoded (no merged copy per call).
+ */
+export type AttachmentParts = readonly [EncodedRecord, Readonly<Record<string, unknown>>];
+
+function isAttachmentParts(
+  attachments: Readonly<Record<string, unknown>> | AttachmentParts,
+): attachments is AttachmentParts {
+  return Array.isArray(attachments);
+}
+
+function writeAttachmentParts(output: ObjectOutput, [constants, own]: AttachmentParts): void {
+  if (output.writeMerged !== undefined) output.writeMerged(constants.bytes, own, "attachments");
+  else output.writeValue({ ...constants.record, ...own }, undefined, "attachments");
 }
 
 /**
@@ -92,7 +105,7 @@ export function encodeRequestFrame(
     output.writeBytes(head);
     writeArgs(output, parameterTypes, args);
     if (attachments instanceof Uint8Array) output.writeBytes(attachments);
-    else if (Array.isArray(attachments)) writeAttachmentParts(output, attachments);
+    else if (isAttachmentParts(attachments)) writeAttachmentParts(output, attachments);
     else output.writeValue(attachments, undefined, "attachments");
     const frame = output.finish();
     failed = false;

@@ -254,8 +254,9 @@ export class DubboInvoker implements Invoker {
   }
 
   /**
-   * The call's attachments: encoded once per timeout when the call adds none of its own or passes
-   * the same constant record as the call before it, else written with the request. A record seen
+   * The call's attachments: the reference's constants encoded once per timeout when the call adds
+   * none of its own, its method's encoded once per timeout when it passes the same constant record
+   * as the call before it, else written with the request. A record seen
    * once (a context's snapshot, new on every call) is not worth encoding apart and copying.
    */
   #attachmentsOf(
@@ -263,8 +264,9 @@ export class DubboInvoker implements Invoker {
     inv: Invocation,
     timeoutMs: number,
   ): Buffer | Attachments | AttachmentParts {
-    // A record without keys adds nothing, whichever object it is.
-    const own = hasAnyAttachment(inv.attachments) ? inv.attachments : NO_ATTACHMENTS;
+    // A record without keys adds nothing, whichever object it is: the constants' own map is the call's.
+    if (!hasAnyAttachment(inv.attachments)) return this.#constantsOf(timeoutMs).bytes;
+    const own = inv.attachments;
     if (own !== plan.encodedFor) {
       if (own !== plan.lastOwn || !isConstantRecord(own)) {
         plan.lastOwn = own;
